@@ -1,0 +1,369 @@
+//! The game state and its flow: setup, the deal, turn order, the police reveal, the end of
+//! rounds and of the game. Placement legality lives in `legal`, resolution in `resolve`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Seat;
+use crate::action::Turn;
+use crate::board::Board;
+use crate::cards::{CITY_COUNT, Card, POLICE_DECK, PoliceCard};
+use crate::config::{GameConfig, Setup};
+use crate::error::{ConfigError, ReplayError, RuleError};
+use crate::event::{Event, LoggedEvent, Outcome, Standing, Visibility};
+use crate::player::PlayerState;
+use crate::rng::GameRng;
+use crate::rules::{
+    self, BADGES_TO_END, CHICAGO_FIRST_POSITION, HAND_SIZE, LAST_TURN, POLICE_REVEAL_TURN,
+    TURNS_PER_ROUND,
+};
+
+/// A game in progress or finished. Only legal turns change it; see [`Game::apply`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Game {
+    pub(crate) setup: Setup,
+    pub(crate) rng: GameRng,
+    pub(crate) round: u8,
+    pub(crate) turn: u8,
+    pub(crate) start_player: Seat,
+    /// This turn's order, and how many of it have acted.
+    pub(crate) order: Vec<Seat>,
+    pub(crate) acted: usize,
+    pub(crate) players: Vec<PlayerState>,
+    pub(crate) hands: Vec<Vec<Card>>,
+    pub(crate) face_down: [Option<Card>; CITY_COUNT],
+    pub(crate) board: Board,
+    /// Top of the deck is the end of the vector.
+    pub(crate) police_deck: Vec<PoliceCard>,
+    pub(crate) police_revealed: Vec<PoliceCard>,
+    /// A third badge of one colour was revealed: this round is the last.
+    pub(crate) last_round: bool,
+    /// Set during the decisive round: the tied seats playing for the win.
+    pub(crate) contenders: Option<Vec<Seat>>,
+    pub(crate) last_resolution: Option<crate::event::RoundSummary>,
+    pub(crate) outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// Sets up a game and deals its first round.
+    pub fn start(config: &GameConfig) -> Result<(Game, Vec<LoggedEvent>), ConfigError> {
+        let setup = config.validate()?;
+        let mut rng = GameRng::from_seed(setup.seed());
+        let start_player = rules::first_start_player(&mut rng, setup.players());
+        let mut police_deck = POLICE_DECK.to_vec();
+        rng.shuffle(&mut police_deck);
+        let n = usize::from(setup.players());
+        let mut game = Game {
+            board: Board::new(setup.cities().to_vec(), CHICAGO_FIRST_POSITION),
+            setup,
+            rng,
+            round: 1,
+            turn: 1,
+            start_player,
+            order: Vec::with_capacity(n),
+            acted: 0,
+            players: vec![PlayerState::default(); n],
+            hands: vec![Vec::with_capacity(HAND_SIZE); n],
+            face_down: [None; CITY_COUNT],
+            police_deck,
+            police_revealed: Vec::new(),
+            last_round: false,
+            contenders: None,
+            last_resolution: None,
+            outcome: None,
+        };
+        let mut events = vec![LoggedEvent::public(Event::GameStarted {
+            players: game.setup.players(),
+            cities: game.setup.cities().to_vec(),
+        })];
+        game.begin_round(&mut events);
+        Ok((game, events))
+    }
+
+    /// [`Game::start`] without the opening events.
+    pub fn new(config: &GameConfig) -> Result<Game, ConfigError> {
+        Game::start(config).map(|(game, _)| game)
+    }
+
+    /// Rebuilds a game from its configuration and action log.
+    pub fn replay<'a>(
+        config: &GameConfig,
+        log: impl IntoIterator<Item = &'a (Seat, Turn)>,
+    ) -> Result<Game, ReplayError> {
+        let mut game = Game::new(config)?;
+        for (index, (seat, turn)) in log.into_iter().enumerate() {
+            game.apply(*seat, turn)
+                .map_err(|error| ReplayError::Illegal { index, error })?;
+        }
+        Ok(game)
+    }
+
+    /// Plays a turn for a seat. On error nothing has changed.
+    pub fn apply(&mut self, seat: Seat, turn: &Turn) -> Result<Vec<LoggedEvent>, RuleError> {
+        self.check(seat, turn)?;
+        let mut events = Vec::with_capacity(4);
+        if let Some(p) = turn.placement {
+            self.board.add(p.location, seat, p.experts, p.occasionals);
+            self.players[usize::from(seat)]
+                .supply
+                .place(p.experts, p.occasionals);
+        }
+        let hand = &mut self.hands[usize::from(seat)];
+        let at = hand
+            .iter()
+            .position(|&c| c == turn.card)
+            .expect("checked: card in hand");
+        hand.remove(at);
+        self.board.play(turn.card);
+        events.push(LoggedEvent::public(Event::TurnTaken {
+            seat,
+            round: self.round,
+            turn: self.turn,
+            placement: turn.placement,
+            card: turn.card,
+        }));
+        self.advance(&mut events);
+        Ok(events)
+    }
+
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+
+    pub fn players(&self) -> u8 {
+        self.setup.players()
+    }
+
+    pub fn round(&self) -> u8 {
+        self.round
+    }
+
+    /// The turn within the round, 1..=5.
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+
+    pub fn start_player(&self) -> Seat {
+        self.start_player
+    }
+
+    /// The seat to play next, or None once the game is over.
+    pub fn to_move(&self) -> Option<Seat> {
+        if self.outcome.is_some() {
+            None
+        } else {
+            self.order.get(self.acted).copied()
+        }
+    }
+
+    /// This turn's order.
+    pub fn turn_order(&self) -> &[Seat] {
+        &self.order
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn player(&self, seat: Seat) -> &PlayerState {
+        &self.players[usize::from(seat)]
+    }
+
+    /// A seat's hand. Hidden information: only for that seat's own view.
+    pub fn hand(&self, seat: Seat) -> &[Card] {
+        &self.hands[usize::from(seat)]
+    }
+
+    /// The card face down under a city this round. Hidden information.
+    pub fn face_down(&self, city: crate::cards::City) -> Option<Card> {
+        self.face_down[city.index()]
+    }
+
+    /// Police cards still in the deck, top last. Hidden information.
+    pub fn police_deck(&self) -> &[PoliceCard] {
+        &self.police_deck
+    }
+
+    pub fn police_revealed(&self) -> &[PoliceCard] {
+        &self.police_revealed
+    }
+
+    /// (silver, gold) badges revealed so far.
+    pub fn badges(&self) -> (u8, u8) {
+        self.police_revealed
+            .iter()
+            .map(|c| c.badges())
+            .fold((0, 0), |(s, g), (a, b)| (s + a, g + b))
+    }
+
+    pub fn is_last_round(&self) -> bool {
+        self.last_round
+    }
+
+    pub fn contenders(&self) -> Option<&[Seat]> {
+        self.contenders.as_deref()
+    }
+
+    pub fn last_resolution(&self) -> Option<&crate::event::RoundSummary> {
+        self.last_resolution.as_ref()
+    }
+
+    pub(crate) fn clockwise_from(&self, first: Seat) -> impl Iterator<Item = Seat> + use<> {
+        let n = self.players();
+        (0..n).map(move |i| (first + i) % n)
+    }
+
+    fn begin_round(&mut self, events: &mut Vec<LoggedEvent>) {
+        self.board.clear();
+        let mut deck: Vec<Card> = self.setup.cities().iter().flat_map(|c| c.cards()).collect();
+        self.rng.shuffle(&mut deck);
+        let mut deck = deck.into_iter();
+        self.face_down = [None; CITY_COUNT];
+        for &city in self.setup.cities() {
+            self.face_down[city.index()] = deck.next();
+        }
+        for hand in &mut self.hands {
+            hand.clear();
+        }
+        let dealing: Vec<Seat> = self.clockwise_from(self.start_player).collect();
+        for (card, &seat) in deck.zip(dealing.iter().cycle()) {
+            self.hands[usize::from(seat)].push(card);
+        }
+        for hand in &mut self.hands {
+            hand.sort();
+        }
+        self.turn = 1;
+        self.order = dealing;
+        self.acted = 0;
+        events.push(LoggedEvent::public(Event::RoundStarted {
+            round: self.round,
+            start_player: self.start_player,
+            row: self.board.locations().collect(),
+            decisive: self.contenders.is_some(),
+        }));
+        for seat in 0..self.players() {
+            events.push(LoggedEvent {
+                visibility: Visibility::Seat(seat),
+                event: Event::HandDealt {
+                    seat,
+                    cards: self.hands[usize::from(seat)].clone(),
+                },
+            });
+        }
+    }
+
+    /// Moves play on after a turn: next seat, next turn, the police, or the round's end.
+    fn advance(&mut self, events: &mut Vec<LoggedEvent>) {
+        self.acted += 1;
+        if self.acted < self.order.len() {
+            return;
+        }
+        if self.turn == TURNS_PER_ROUND {
+            self.end_round(events);
+            return;
+        }
+        self.turn += 1;
+        self.acted = 0;
+        if self.turn == LAST_TURN {
+            self.order = self.last_turn_order();
+            events.push(LoggedEvent::public(Event::LastTurnOrder {
+                order: self.order.clone(),
+            }));
+        } else {
+            self.order = self.clockwise_from(self.start_player).collect();
+        }
+        if self.turn == POLICE_REVEAL_TURN && self.contenders.is_none() {
+            self.reveal_police(events);
+        }
+    }
+
+    /// Most gangsters still in front first; ties clockwise from the start player.
+    pub(crate) fn last_turn_order(&self) -> Vec<Seat> {
+        let mut order: Vec<Seat> = self.clockwise_from(self.start_player).collect();
+        order.sort_by_key(|&s| std::cmp::Reverse(self.players[usize::from(s)].supply.in_front()));
+        order
+    }
+
+    fn reveal_police(&mut self, events: &mut Vec<LoggedEvent>) {
+        let Some(card) = self.police_deck.pop() else {
+            return;
+        };
+        self.police_revealed.push(card);
+        let (silver, gold) = self.badges();
+        if silver >= BADGES_TO_END || gold >= BADGES_TO_END {
+            self.last_round = true;
+        }
+        events.push(LoggedEvent::public(Event::PoliceRevealed {
+            card,
+            silver,
+            gold,
+            last_round: self.last_round,
+        }));
+    }
+
+    fn end_round(&mut self, events: &mut Vec<LoggedEvent>) {
+        let summary = self.resolve();
+        events.push(LoggedEvent::public(Event::RoundResolved(summary.clone())));
+        self.last_resolution = Some(summary);
+        if self.last_round || self.contenders.is_some() {
+            let mut standings = self.standings();
+            let contenders = self.contenders.clone().unwrap_or_default();
+            // After a decisive round only its contenders can win: rank them first.
+            standings.sort_by_key(|s| !contenders.is_empty() && !contenders.contains(&s.seat));
+            let best = standings[0].rank_key();
+            let tied: Vec<Seat> = standings
+                .iter()
+                .take_while(|s| {
+                    s.rank_key() == best && (contenders.is_empty() || contenders.contains(&s.seat))
+                })
+                .map(|s| s.seat)
+                .collect();
+            if tied.len() > 1 && contenders.is_empty() {
+                events.push(LoggedEvent::public(Event::DecisiveRound {
+                    contenders: tied.clone(),
+                }));
+                self.contenders = Some(tied);
+            } else {
+                let outcome = Outcome {
+                    winners: tied,
+                    standings,
+                    rounds: self.round,
+                    contenders,
+                };
+                events.push(LoggedEvent::public(Event::GameEnded(outcome.clone())));
+                self.outcome = Some(outcome);
+                self.order.clear();
+                self.acted = 0;
+                return;
+            }
+        }
+        self.board.move_chicago();
+        self.start_player = (self.start_player + 1) % self.players();
+        self.round += 1;
+        self.begin_round(events);
+    }
+
+    /// Every seat's standing, best first (ties by seat).
+    pub fn standings(&self) -> Vec<Standing> {
+        let mut standings: Vec<Standing> = (0..self.players())
+            .map(|seat| {
+                let p = &self.players[usize::from(seat)];
+                Standing {
+                    seat,
+                    money: p.money,
+                    money_last_round: p.money_last_round,
+                    gangsters_owned: p.supply.owned(),
+                }
+            })
+            .collect();
+        standings.sort_by_key(|s| (std::cmp::Reverse(s.rank_key()), s.seat));
+        standings
+    }
+}

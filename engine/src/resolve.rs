@@ -1,0 +1,78 @@
+//! The round's resolution (RULES.md §4.6–7): every location pays its leader, left to right,
+//! then gangsters come home.
+
+use crate::action::Location;
+use crate::cards::{Face, Sanction};
+use crate::event::{Award, RoundSummary, SanctionEffect};
+use crate::game::Game;
+use crate::player::Sanctioned;
+use crate::rules;
+
+impl Game {
+    /// Reveals the face-down cards, pays every location and applies the end of the round to
+    /// every player's supply.
+    pub(crate) fn resolve(&mut self) -> RoundSummary {
+        let n = usize::from(self.players());
+        let mut sanctioned = vec![Sanctioned::default(); n];
+        let mut money_won = vec![0u32; n];
+        let locations: Vec<Location> = self.board.locations().collect();
+        let mut face_down = Vec::with_capacity(self.setup.cities().len());
+        let mut awards = Vec::with_capacity(locations.len());
+        for location in locations {
+            let winner = self.board.leader(location);
+            let mut award = Award {
+                location,
+                winner,
+                card: None,
+                money: 0,
+                chicago_sum: None,
+                sanction: None,
+            };
+            match location {
+                Location::Chicago => {
+                    let sum = self.board.chicago_sum();
+                    award.chicago_sum = Some(sum);
+                    if winner.is_some() {
+                        award.money = rules::chicago_payout(sum);
+                    }
+                }
+                Location::City(city) => {
+                    let card = self.face_down[city.index()]
+                        .take()
+                        .expect("every city in play has a face-down card");
+                    face_down.push(card);
+                    award.card = Some(card);
+                    if let Some(seat) = winner {
+                        match card.face {
+                            Face::Money(value) => award.money = u32::from(value),
+                            Face::Sanction(sanction) => {
+                                let seat = usize::from(seat);
+                                let in_play = self.players[seat].supply.experts_in_play();
+                                let applied = sanctioned[seat].book(sanction, in_play);
+                                if sanction == Sanction::Banished {
+                                    self.players[seat].banish(city);
+                                }
+                                award.sanction = Some(SanctionEffect { sanction, applied });
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some(seat) = winner {
+                money_won[usize::from(seat)] += award.money;
+            }
+            awards.push(award);
+        }
+        for (seat, player) in self.players.iter_mut().enumerate() {
+            player.money += money_won[seat];
+            player.money_last_round = money_won[seat];
+            player.supply.end_round(sanctioned[seat]);
+        }
+        RoundSummary {
+            round: self.round,
+            face_down,
+            awards,
+            money_won,
+        }
+    }
+}
