@@ -1,0 +1,530 @@
+//! The one place where engine types and `theboss.v1` wire types meet.
+//!
+//! Engine → wire is total. Wire → engine is checked: a malformed message gives a
+//! [`WireError`] naming the offending field, which servers report as `INVALID_ARGUMENT`.
+//! The server adds what the engine does not know (game id, status, seat players, sequence
+//! numbers, deadlines) on top of [`view_to_wire`].
+
+use theboss_engine as engine;
+use thiserror::Error;
+
+use crate::v1;
+
+/// A wire message that does not describe a valid engine value.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{field}: {problem}")]
+pub struct WireError {
+    /// The field path, e.g. `action.placement.location`.
+    pub field: String,
+    pub problem: String,
+}
+
+impl WireError {
+    fn new(field: &str, problem: impl Into<String>) -> WireError {
+        WireError {
+            field: field.to_string(),
+            problem: problem.into(),
+        }
+    }
+
+    fn within(mut self, parent: &str) -> WireError {
+        self.field = format!("{parent}.{}", self.field);
+        self
+    }
+}
+
+fn seat(s: engine::Seat) -> u32 {
+    u32::from(s)
+}
+
+fn seats(s: &[engine::Seat]) -> Vec<u32> {
+    s.iter().copied().map(seat).collect()
+}
+
+pub fn city_to_wire(city: engine::City) -> v1::City {
+    match city {
+        engine::City::NewYork => v1::City::NewYork,
+        engine::City::Boston => v1::City::Boston,
+        engine::City::Detroit => v1::City::Detroit,
+        engine::City::KansasCity => v1::City::KansasCity,
+        engine::City::Cincinnati => v1::City::Cincinnati,
+        engine::City::Memphis => v1::City::Memphis,
+        engine::City::Philadelphia => v1::City::Philadelphia,
+    }
+}
+
+/// A wire city (as its raw enum value) to the engine's.
+pub fn city_from_wire(value: i32, field: &str) -> Result<engine::City, WireError> {
+    u8::try_from(value)
+        .ok()
+        .and_then(engine::City::from_number)
+        .ok_or_else(|| WireError::new(field, format!("{value} is not a city")))
+}
+
+pub fn location_to_wire(location: engine::Location) -> v1::Location {
+    match location {
+        engine::Location::Chicago => v1::Location::Chicago,
+        engine::Location::City(city) => {
+            v1::Location::try_from(city_to_wire(city) as i32).expect("cities share numbers")
+        }
+    }
+}
+
+pub fn location_from_wire(value: i32, field: &str) -> Result<engine::Location, WireError> {
+    if value == v1::Location::Chicago as i32 {
+        return Ok(engine::Location::Chicago);
+    }
+    city_from_wire(value, field)
+        .map(engine::Location::City)
+        .map_err(|_| WireError::new(field, format!("{value} is not a location")))
+}
+
+fn sanction_to_wire(sanction: engine::Sanction) -> v1::Sanction {
+    match sanction {
+        engine::Sanction::Revolver => v1::Sanction::Revolver,
+        engine::Sanction::Prison => v1::Sanction::Prison,
+        engine::Sanction::Hospital => v1::Sanction::Hospital,
+        engine::Sanction::Banished => v1::Sanction::Banished,
+    }
+}
+
+fn sanction_from_wire(value: i32, field: &str) -> Result<engine::Sanction, WireError> {
+    match v1::Sanction::try_from(value) {
+        Ok(v1::Sanction::Revolver) => Ok(engine::Sanction::Revolver),
+        Ok(v1::Sanction::Prison) => Ok(engine::Sanction::Prison),
+        Ok(v1::Sanction::Hospital) => Ok(engine::Sanction::Hospital),
+        Ok(v1::Sanction::Banished) => Ok(engine::Sanction::Banished),
+        _ => Err(WireError::new(field, format!("{value} is not a sanction"))),
+    }
+}
+
+fn police_to_wire(card: engine::PoliceCard) -> v1::PoliceCard {
+    match card {
+        engine::PoliceCard::Silver => v1::PoliceCard::Silver,
+        engine::PoliceCard::Gold => v1::PoliceCard::Gold,
+        engine::PoliceCard::Double => v1::PoliceCard::Double,
+    }
+}
+
+pub fn card_to_wire(card: engine::Card) -> v1::Card {
+    v1::Card {
+        city: city_to_wire(card.city) as i32,
+        face: Some(match card.face {
+            engine::Face::Money(value) => v1::card::Face::Money(u32::from(value)),
+            engine::Face::Sanction(s) => v1::card::Face::Sanction(sanction_to_wire(s) as i32),
+        }),
+    }
+}
+
+/// A wire card to the engine's; the card must exist in the deck.
+pub fn card_from_wire(card: &v1::Card, field: &str) -> Result<engine::Card, WireError> {
+    let city = city_from_wire(card.city, "city").map_err(|e| e.within(field))?;
+    let face = match card.face {
+        Some(v1::card::Face::Money(value)) => u8::try_from(value)
+            .map(engine::Face::Money)
+            .map_err(|_| WireError::new(&format!("{field}.money"), "out of range"))?,
+        Some(v1::card::Face::Sanction(value)) => engine::Face::Sanction(
+            sanction_from_wire(value, "sanction").map_err(|e| e.within(field))?,
+        ),
+        None => {
+            return Err(WireError::new(
+                field,
+                "a card needs a face (money or sanction)",
+            ));
+        }
+    };
+    let card = engine::Card::new(city, face);
+    if card.exists() {
+        Ok(card)
+    } else {
+        Err(WireError::new(field, format!("there is no {card} card")))
+    }
+}
+
+pub fn placement_to_wire(p: engine::Placement) -> v1::Placement {
+    v1::Placement {
+        location: location_to_wire(p.location) as i32,
+        experts: u32::from(p.experts),
+        occasionals: u32::from(p.occasionals),
+    }
+}
+
+fn count_from_wire(value: u32, field: &str) -> Result<u8, WireError> {
+    u8::try_from(value).map_err(|_| WireError::new(field, format!("{value} is too many")))
+}
+
+pub fn placement_from_wire(p: &v1::Placement, field: &str) -> Result<engine::Placement, WireError> {
+    Ok(engine::Placement {
+        location: location_from_wire(p.location, &format!("{field}.location"))?,
+        experts: count_from_wire(p.experts, &format!("{field}.experts"))?,
+        occasionals: count_from_wire(p.occasionals, &format!("{field}.occasionals"))?,
+    })
+}
+
+pub fn turn_to_wire(turn: &engine::Turn) -> v1::TurnAction {
+    v1::TurnAction {
+        placement: turn.placement.map(placement_to_wire),
+        card: Some(card_to_wire(turn.card)),
+    }
+}
+
+/// A wire turn to the engine's. Only the message's shape is checked here; the rules are the
+/// engine's job.
+pub fn turn_from_wire(action: &v1::TurnAction, field: &str) -> Result<engine::Turn, WireError> {
+    let card = action
+        .card
+        .as_ref()
+        .ok_or_else(|| WireError::new(&format!("{field}.card"), "a turn must play a card"))?;
+    Ok(engine::Turn {
+        placement: action
+            .placement
+            .as_ref()
+            .map(|p| placement_from_wire(p, &format!("{field}.placement")))
+            .transpose()?,
+        card: card_from_wire(card, &format!("{field}.card"))?,
+    })
+}
+
+fn supply_to_wire(s: &engine::Supply) -> v1::Supply {
+    v1::Supply {
+        experts_free: u32::from(s.experts_free),
+        experts_placed: u32::from(s.experts_placed),
+        experts_in_hospital: u32::from(s.experts_in_hospital()),
+        experts_in_prison: s.prison.iter().copied().map(u32::from).collect(),
+        experts_killed: u32::from(s.killed),
+        occasionals: u32::from(s.occasionals),
+        occasionals_placed: u32::from(s.occasionals_placed),
+        occasionals_used: u32::from(s.occasionals_used),
+    }
+}
+
+fn legal_to_wire(legal: &engine::LegalTurns) -> v1::LegalTurns {
+    v1::LegalTurns {
+        cards: legal.cards.iter().copied().map(card_to_wire).collect(),
+        placements: legal
+            .placements
+            .iter()
+            .map(|o| v1::PlacementOption {
+                location: location_to_wire(o.location) as i32,
+                min_gangsters: u32::from(o.min_gangsters),
+                max_experts: u32::from(o.max_experts),
+                max_occasionals: u32::from(o.max_occasionals),
+                expert_present: o.expert_present,
+            })
+            .collect(),
+        deadline: None,
+    }
+}
+
+pub fn round_summary_to_wire(r: &engine::RoundSummary) -> v1::RoundSummary {
+    v1::RoundSummary {
+        round: u32::from(r.round),
+        face_down: r.face_down.iter().copied().map(card_to_wire).collect(),
+        awards: r
+            .awards
+            .iter()
+            .map(|a| v1::Award {
+                location: location_to_wire(a.location) as i32,
+                winner: a.winner.map(seat),
+                card: a.card.map(card_to_wire),
+                money: a.money,
+                chicago_sum: a.chicago_sum,
+                sanction: a
+                    .sanction
+                    .map_or(v1::Sanction::Unspecified, |s| sanction_to_wire(s.sanction))
+                    as i32,
+                sanction_applied: a.sanction.is_some_and(|s| s.applied),
+            })
+            .collect(),
+        money_won: r.money_won.clone(),
+    }
+}
+
+pub fn outcome_to_wire(o: &engine::Outcome) -> v1::Outcome {
+    v1::Outcome {
+        winners: seats(&o.winners),
+        standings: o
+            .standings
+            .iter()
+            .map(|s| v1::Standing {
+                seat: seat(s.seat),
+                money: s.money,
+                money_last_round: s.money_last_round,
+                gangsters_owned: u32::from(s.gangsters_owned),
+            })
+            .collect(),
+        rounds: u32::from(o.rounds),
+        contenders: seats(&o.contenders),
+    }
+}
+
+/// The engine's part of a view. The caller fills `game_id`, `status`, `settings`, `seq`,
+/// each seat's `player` and timeouts, and the legal turns' deadline.
+pub fn view_to_wire(view: &engine::View) -> v1::GameView {
+    v1::GameView {
+        viewer_seat: match view.viewer {
+            engine::Viewer::Seat(s) => Some(seat(s)),
+            engine::Viewer::Spectator => None,
+        },
+        cities: view
+            .cities
+            .iter()
+            .map(|&c| city_to_wire(c) as i32)
+            .collect(),
+        round: u32::from(view.round),
+        turn: u32::from(view.turn),
+        start_player: seat(view.start_player),
+        to_move: view.to_move.map(seat),
+        turn_order: seats(&view.turn_order),
+        acted_this_turn: u32::from(view.acted_this_turn),
+        last_turn: view.last_turn,
+        last_round: view.last_round,
+        contenders: view.contenders.as_deref().map(seats).unwrap_or_default(),
+        locations: view
+            .locations
+            .iter()
+            .map(|l| v1::LocationView {
+                location: location_to_wire(l.location) as i32,
+                gangsters: l
+                    .gangsters
+                    .iter()
+                    .map(|g| v1::Gangsters {
+                        experts: u32::from(g.experts),
+                        occasionals: u32::from(g.occasionals),
+                    })
+                    .collect(),
+                leader: l.leader.map(seat),
+                played: l.played.iter().copied().map(card_to_wire).collect(),
+                face_down: l.face_down,
+            })
+            .collect(),
+        chicago_value: view.chicago_value,
+        seats: view
+            .seats
+            .iter()
+            .map(|s| v1::SeatView {
+                seat: seat(s.seat),
+                player: None,
+                money: s.money,
+                money_last_round: s.money_last_round,
+                supply: Some(supply_to_wire(&s.supply)),
+                banished: s.banished.iter().map(|&c| city_to_wire(c) as i32).collect(),
+                hand_backs: s
+                    .hand_backs
+                    .iter()
+                    .map(|c| v1::CityCount {
+                        city: city_to_wire(c.city) as i32,
+                        count: u32::from(c.count),
+                    })
+                    .collect(),
+                hand_size: u32::from(s.hand_size()),
+                timeouts_in_a_row: 0,
+                forfeited: false,
+            })
+            .collect(),
+        hand: view
+            .hand
+            .iter()
+            .flatten()
+            .copied()
+            .map(card_to_wire)
+            .collect(),
+        legal: view.legal.as_ref().map(legal_to_wire),
+        police: Some(v1::PoliceView {
+            revealed: view
+                .police
+                .revealed
+                .iter()
+                .map(|&c| police_to_wire(c) as i32)
+                .collect(),
+            silver: u32::from(view.police.silver),
+            gold: u32::from(view.police.gold),
+            remaining: u32::from(view.police.remaining),
+        }),
+        last_resolution: view.last_resolution.as_ref().map(round_summary_to_wire),
+        outcome: view.outcome.as_ref().map(outcome_to_wire),
+        ..Default::default()
+    }
+}
+
+/// An engine event on the wire.
+pub fn event_to_wire(event: &engine::Event) -> v1::GameEvent {
+    use v1::game_event::Kind;
+    let kind = match event {
+        engine::Event::GameStarted { players, cities } => Kind::GameStarted(v1::GameStarted {
+            players: u32::from(*players),
+            cities: cities.iter().map(|&c| city_to_wire(c) as i32).collect(),
+        }),
+        engine::Event::RoundStarted {
+            round,
+            start_player,
+            row,
+            decisive,
+        } => Kind::RoundStarted(v1::RoundStarted {
+            round: u32::from(*round),
+            start_player: seat(*start_player),
+            row: row.iter().map(|&l| location_to_wire(l) as i32).collect(),
+            decisive: *decisive,
+        }),
+        engine::Event::HandDealt { seat: s, cards } => Kind::HandDealt(v1::HandDealt {
+            seat: seat(*s),
+            cards: cards.iter().copied().map(card_to_wire).collect(),
+        }),
+        engine::Event::PoliceRevealed {
+            card,
+            silver,
+            gold,
+            last_round,
+        } => Kind::PoliceRevealed(v1::PoliceRevealed {
+            card: police_to_wire(*card) as i32,
+            silver: u32::from(*silver),
+            gold: u32::from(*gold),
+            last_round: *last_round,
+        }),
+        engine::Event::TurnTaken {
+            seat: s,
+            round,
+            turn,
+            placement,
+            card,
+        } => Kind::TurnTaken(v1::TurnTaken {
+            seat: seat(*s),
+            round: u32::from(*round),
+            turn: u32::from(*turn),
+            action: Some(turn_to_wire(&engine::Turn {
+                placement: *placement,
+                card: *card,
+            })),
+            by_timeout: false,
+        }),
+        engine::Event::LastTurnOrder { order } => Kind::LastTurnOrder(v1::LastTurnOrder {
+            order: seats(order),
+        }),
+        engine::Event::RoundResolved(summary) => {
+            Kind::RoundResolved(round_summary_to_wire(summary))
+        }
+        engine::Event::DecisiveRound { contenders } => Kind::DecisiveRound(v1::DecisiveRound {
+            contenders: seats(contenders),
+        }),
+        engine::Event::GameEnded(outcome) => Kind::GameEnded(v1::GameEnded {
+            outcome: Some(outcome_to_wire(outcome)),
+        }),
+    };
+    v1::GameEvent { kind: Some(kind) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{Game, GameConfig, Viewer};
+
+    #[test]
+    fn every_card_round_trips() {
+        for city in engine::City::ALL {
+            for card in city.cards() {
+                assert_eq!(card_from_wire(&card_to_wire(card), "card"), Ok(card));
+            }
+        }
+    }
+
+    #[test]
+    fn every_location_round_trips() {
+        let mut all: Vec<engine::Location> = engine::City::ALL
+            .into_iter()
+            .map(engine::Location::City)
+            .collect();
+        all.push(engine::Location::Chicago);
+        for l in all {
+            assert_eq!(location_from_wire(location_to_wire(l) as i32, "l"), Ok(l));
+        }
+    }
+
+    #[test]
+    fn malformed_turns_name_the_field() {
+        let no_card = v1::TurnAction {
+            placement: None,
+            card: None,
+        };
+        assert_eq!(
+            turn_from_wire(&no_card, "action").unwrap_err().field,
+            "action.card"
+        );
+        let bad_city = v1::TurnAction {
+            placement: None,
+            card: Some(v1::Card {
+                city: 42,
+                face: Some(v1::card::Face::Money(1)),
+            }),
+        };
+        assert_eq!(
+            turn_from_wire(&bad_city, "action").unwrap_err().field,
+            "action.card.city"
+        );
+        let no_such_card = v1::TurnAction {
+            placement: None,
+            card: Some(v1::Card {
+                city: 1,
+                face: Some(v1::card::Face::Money(4)),
+            }),
+        };
+        let err = turn_from_wire(&no_such_card, "action").unwrap_err();
+        assert_eq!(
+            (err.field.as_str(), err.problem.as_str()),
+            ("action.card", "there is no New York 4 M$ card")
+        );
+        let bad_location = v1::TurnAction {
+            placement: Some(v1::Placement {
+                location: 0,
+                experts: 1,
+                occasionals: 0,
+            }),
+            card: Some(card_to_wire(engine::Card::new(
+                engine::City::NewYork,
+                engine::Face::Money(1),
+            ))),
+        };
+        assert_eq!(
+            turn_from_wire(&bad_location, "action").unwrap_err().field,
+            "action.placement.location"
+        );
+        let too_many = v1::TurnAction {
+            placement: Some(v1::Placement {
+                location: 8,
+                experts: 300,
+                occasionals: 0,
+            }),
+            card: bad_location.card,
+        };
+        assert_eq!(
+            turn_from_wire(&too_many, "action").unwrap_err().field,
+            "action.placement.experts"
+        );
+    }
+
+    #[test]
+    fn every_legal_turn_round_trips() {
+        let game = Game::new(&GameConfig::new(4, 3)).unwrap();
+        let seat = game.to_move().unwrap();
+        for turn in game.legal_actions(seat) {
+            assert_eq!(turn_from_wire(&turn_to_wire(&turn), "action"), Ok(turn));
+        }
+    }
+
+    #[test]
+    fn a_view_carries_the_engine_view() {
+        let game = Game::new(&GameConfig::new(3, 8)).unwrap();
+        let seat = game.to_move().unwrap();
+        let wire = view_to_wire(&game.view(Viewer::Seat(seat)));
+        assert_eq!(wire.viewer_seat, Some(u32::from(seat)));
+        assert_eq!(wire.hand.len(), 5);
+        assert!(wire.legal.is_some());
+        assert_eq!(wire.locations.len(), 6);
+        assert_eq!(wire.seats.iter().map(|s| s.hand_size).sum::<u32>(), 15);
+        let spectator = view_to_wire(&game.view(Viewer::Spectator));
+        assert!(
+            spectator.hand.is_empty()
+                && spectator.legal.is_none()
+                && spectator.viewer_seat.is_none()
+        );
+    }
+}

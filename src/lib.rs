@@ -1,0 +1,45 @@
+//! # theboss
+//!
+//! Generated Rust bindings for the `theboss.v1` gRPC contract in `proto/`: messages, the
+//! `GameService` client and server traits, and the file descriptor set for reflection.
+//! The proto files are the contract; this crate only compiles them.
+
+pub mod convert;
+
+pub mod v1 {
+    //! Package `theboss.v1`.
+    #![allow(clippy::all, missing_docs)]
+    tonic::include_proto!("theboss.v1");
+}
+
+/// The encoded `FileDescriptorSet` of every `theboss.v1` proto file, for gRPC reflection.
+pub const FILE_DESCRIPTOR_SET: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/theboss_descriptor.bin"));
+
+#[cfg(test)]
+mod tests {
+    use prost::Message;
+
+    #[test]
+    fn descriptor_set_names_the_service() {
+        let fds = prost_types::FileDescriptorSet::decode(super::FILE_DESCRIPTOR_SET).unwrap();
+        let services: Vec<String> = fds
+            .file
+            .iter()
+            .flat_map(|f| f.service.iter())
+            .filter_map(|s| s.name.clone())
+            .collect();
+        assert!(
+            services.contains(&"GameService".to_string()),
+            "{services:?}"
+        );
+    }
+
+    #[test]
+    fn city_numbers_match_the_character_cards() {
+        use super::v1::{City, Location};
+        assert_eq!(City::NewYork as i32, 1);
+        assert_eq!(City::Philadelphia as i32, 7);
+        assert_eq!(Location::Chicago as i32, 8);
+    }
+}
