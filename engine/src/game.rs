@@ -224,16 +224,22 @@ impl Game {
         self.board.clear();
         let mut deck: Vec<Card> = self.setup.cities().iter().flat_map(|c| c.cards()).collect();
         self.rng.shuffle(&mut deck);
-        let mut deck = deck.into_iter();
+        // Under each city lies one of its own cards: the first of that city in the shuffle.
         self.face_down = [None; CITY_COUNT];
-        for &city in self.setup.cities() {
-            self.face_down[city.index()] = deck.next();
-        }
+        deck.retain(|&card| {
+            let slot = &mut self.face_down[card.city.index()];
+            if slot.is_none() {
+                *slot = Some(card);
+                false
+            } else {
+                true
+            }
+        });
         for hand in &mut self.hands {
             hand.clear();
         }
         let dealing: Vec<Seat> = self.clockwise_from(self.start_player).collect();
-        for (card, &seat) in deck.zip(dealing.iter().cycle()) {
+        for (card, &seat) in deck.into_iter().zip(dealing.iter().cycle()) {
             self.hands[usize::from(seat)].push(card);
         }
         for hand in &mut self.hands {

@@ -1,14 +1,18 @@
 //! Re-dealing what a viewer cannot see: other hands' faces (keeping their backs), the
 //! face-down cards, the police deck's order and the future shuffles.
 //!
-//! The result is a game the viewer cannot tell apart from the real one. Tests use it to prove
-//! that views leak nothing; search-based bots use it to sample worlds consistent with what
-//! they know.
+//! The result is a game the viewer cannot tell apart from the real one. Tests use
+//! [`Game::redeal_hidden`] to prove that views leak nothing; search-based bots use
+//! [`Game::determinize`] to sample, from a view alone, worlds consistent with what they know.
 
-use crate::cards::{CITY_COUNT, Card};
+use crate::action::Location;
+use crate::board::Board;
+use crate::cards::{CITY_COUNT, Card, POLICE_DECK};
+use crate::config::Setup;
 use crate::game::Game;
+use crate::player::PlayerState;
 use crate::rng::GameRng;
-use crate::view::Viewer;
+use crate::view::{View, Viewer};
 
 impl Game {
     /// A copy of the game with everything hidden from `viewer` dealt again at random,
@@ -53,5 +57,143 @@ impl Game {
         game.rng = GameRng::from_seed(rng.next_u64());
         game.setup.seed = rng.next_u64();
         game
+    }
+}
+
+/// A view that does not describe a reachable position.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeterminizeError {
+    #[error("the view is inconsistent: {0}")]
+    Inconsistent(&'static str),
+}
+
+impl Game {
+    /// Samples a complete game consistent with a view: everything the view shows is kept,
+    /// everything it hides (other hands' faces within their backs, face-down cards, the
+    /// police deck's order, the seed) is drawn at random, each consistent world equally
+    /// likely. This is how search bots reason from what their seat may know.
+    pub fn determinize(view: &View, rng: &mut GameRng) -> Result<Game, DeterminizeError> {
+        use DeterminizeError::Inconsistent;
+        let n = usize::from(view.players);
+        if view.seats.len() != n || !(2..=4).contains(&n) {
+            return Err(Inconsistent("seat count"));
+        }
+        let chicago_at = view
+            .locations
+            .iter()
+            .position(|l| l.location == Location::Chicago)
+            .ok_or(Inconsistent("no Chicago in the row"))?;
+        let mut board = Board::new(view.cities.clone(), chicago_at);
+        for l in &view.locations {
+            if l.gangsters.len() != n {
+                return Err(Inconsistent("gangsters per seat"));
+            }
+            for (seat, g) in (0..).zip(&l.gangsters) {
+                board.add(l.location, seat, g.experts, g.occasionals);
+            }
+            for &card in &l.played {
+                board.play(card);
+            }
+        }
+        let own_seat = match view.viewer {
+            Viewer::Seat(s) if usize::from(s) < n => Some(s),
+            _ => None,
+        };
+        let own_hand: Vec<Card> = view.hand.clone().unwrap_or_default();
+        // Cards nobody has seen this round, by city; they go to other hands and face down.
+        let mut pools: [Vec<Card>; CITY_COUNT] = Default::default();
+        let over = view.outcome.is_some();
+        if !over {
+            for &city in &view.cities {
+                let played = board.played(city);
+                pools[city.index()] = city
+                    .cards()
+                    .filter(|c| !own_hand.contains(c) && !played.contains(c))
+                    .collect();
+                rng.shuffle(&mut pools[city.index()]);
+            }
+        }
+        let mut hands = vec![Vec::new(); n];
+        for (seat, seat_view) in view.seats.iter().enumerate() {
+            if Some(seat) == own_seat.map(usize::from) {
+                hands[seat] = own_hand.clone();
+                continue;
+            }
+            for back in &seat_view.hand_backs {
+                for _ in 0..back.count {
+                    let card = pools[back.city.index()]
+                        .pop()
+                        .ok_or(Inconsistent("more backs than unseen cards"))?;
+                    hands[seat].push(card);
+                }
+            }
+            hands[seat].sort();
+        }
+        let mut face_down = [None; CITY_COUNT];
+        for l in view.locations.iter().filter(|l| l.face_down) {
+            let city = l
+                .location
+                .city()
+                .ok_or(Inconsistent("face down in Chicago"))?;
+            face_down[city.index()] = Some(
+                pools[city.index()]
+                    .pop()
+                    .ok_or(Inconsistent("no card left to lie face down"))?,
+            );
+        }
+        if pools.iter().any(|p| !p.is_empty()) {
+            return Err(Inconsistent("unseen cards left over"));
+        }
+        let mut police_deck = POLICE_DECK.to_vec();
+        for card in &view.police.revealed {
+            let at = police_deck
+                .iter()
+                .position(|c| c == card)
+                .ok_or(Inconsistent("police card revealed twice"))?;
+            police_deck.remove(at);
+        }
+        if police_deck.len() != usize::from(view.police.remaining) {
+            return Err(Inconsistent("police deck size"));
+        }
+        rng.shuffle(&mut police_deck);
+        let players = view
+            .seats
+            .iter()
+            .map(|s| {
+                let mut p = PlayerState {
+                    money: s.money,
+                    money_last_round: s.money_last_round,
+                    supply: s.supply,
+                    ..PlayerState::default()
+                };
+                for &city in &s.banished {
+                    p.banish(city);
+                }
+                p
+            })
+            .collect();
+        Ok(Game {
+            setup: Setup {
+                players: view.players,
+                cities: view.cities.clone(),
+                seed: rng.next_u64(),
+            },
+            rng: GameRng::from_seed(rng.next_u64()),
+            round: view.round,
+            turn: view.turn,
+            start_player: view.start_player,
+            order: view.turn_order.clone(),
+            acted: usize::from(view.acted_this_turn),
+            players,
+            hands,
+            face_down,
+            board,
+            police_deck,
+            police_revealed: view.police.revealed.clone(),
+            last_round: view.last_round,
+            contenders: view.contenders.clone(),
+            last_resolution: view.last_resolution.clone(),
+            outcome: view.outcome.clone(),
+        })
     }
 }

@@ -53,6 +53,7 @@ pub use event::{
     Award, Event, LoggedEvent, Outcome, RoundSummary, SanctionEffect, Standing, Visibility,
 };
 pub use game::Game;
+pub use hidden::DeterminizeError;
 pub use legal::{LegalTurns, PlacementOption};
 pub use player::{PlayerState, Supply};
 pub use rng::GameRng;

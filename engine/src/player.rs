@@ -130,7 +130,7 @@ pub struct PlayerState {
     /// Money won in the last resolved round (first tie-break).
     pub money_last_round: u32,
     pub supply: Supply,
-    banished: u8,
+    pub(crate) banished: u8,
 }
 
 impl PlayerState {

@@ -43,7 +43,11 @@ fn check_conservation(game: &Game) {
     if !game.is_over() {
         for &city in game.setup().cities() {
             cards.extend_from_slice(game.board().played(city));
-            cards.extend(game.face_down(city));
+            let under = game
+                .face_down(city)
+                .expect("a face-down card under every city");
+            assert_eq!(under.city, city, "the card under a city is one of its own");
+            cards.push(under);
         }
         let mut deck: Vec<Card> = game
             .setup()
@@ -350,4 +354,46 @@ fn serde_round_trips_config_actions_events_views_and_games() {
     }
     let json = serde_json::to_string(&mid).unwrap();
     assert_eq!(serde_json::from_str::<Game>(&json).unwrap(), mid);
+}
+
+#[test]
+fn a_game_sampled_from_a_view_shows_the_same_view_and_plays_on() {
+    // Views carry the whole public state: a game rebuilt from one looks the same to its
+    // viewer, and can be played to the end.
+    let mut rng = GameRng::from_seed(77);
+    let mut checked = 0;
+    for seed in 0..40u64 {
+        let players = 2 + (seed % 3) as u8;
+        let full = play_random_game(players, seed, false);
+        let stop = rng.below(full.log.len() as u32) as usize;
+        let game = Game::replay(&GameConfig::new(players, seed), &full.log[..stop]).unwrap();
+        let viewers = (0..players).map(Viewer::Seat).chain([Viewer::Spectator]);
+        for viewer in viewers {
+            let view = game.view(viewer);
+            let mut world = Game::determinize(&view, &mut rng).unwrap();
+            assert_eq!(
+                world.view(viewer),
+                view,
+                "seed {seed} turn {stop} {viewer:?}"
+            );
+            while let Some(seat) = world.to_move() {
+                let legal = world.legal_turns(seat).unwrap();
+                let turn = legal.nth(rng.below(legal.count() as u32) as usize).unwrap();
+                world.apply(seat, &turn).unwrap();
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 120);
+}
+
+#[test]
+fn determinize_rejects_an_inconsistent_view() {
+    let game = Game::new(&GameConfig::new(3, 1)).unwrap();
+    let mut view = game.view(Viewer::Seat(0));
+    view.seats[1].hand_backs[0].count += 3;
+    assert!(Game::determinize(&view, &mut GameRng::from_seed(1)).is_err());
+    let mut view = game.view(Viewer::Spectator);
+    view.police.remaining = 1;
+    assert!(Game::determinize(&view, &mut GameRng::from_seed(1)).is_err());
 }
