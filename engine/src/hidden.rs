@@ -78,6 +78,16 @@ impl Game {
         if view.seats.len() != n || !(2..=4).contains(&n) {
             return Err(Inconsistent("seat count"));
         }
+        let row_matches = view.cities.is_sorted()
+            && view.locations.len() == view.cities.len() + 1
+            && view
+                .locations
+                .iter()
+                .filter_map(|l| l.location.city())
+                .eq(view.cities.iter().copied());
+        if !row_matches {
+            return Err(Inconsistent("the row does not match the cities in play"));
+        }
         let chicago_at = view
             .locations
             .iter()

@@ -396,4 +396,11 @@ fn determinize_rejects_an_inconsistent_view() {
     let mut view = game.view(Viewer::Spectator);
     view.police.remaining = 1;
     assert!(Game::determinize(&view, &mut GameRng::from_seed(1)).is_err());
+    let mut view = game.view(Viewer::Spectator);
+    let extra = view.locations[0].clone();
+    view.locations.push(extra);
+    assert!(Game::determinize(&view, &mut GameRng::from_seed(1)).is_err());
+    let mut view = game.view(Viewer::Spectator);
+    view.cities.reverse();
+    assert!(Game::determinize(&view, &mut GameRng::from_seed(1)).is_err());
 }
