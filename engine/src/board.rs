@@ -75,6 +75,7 @@ impl Board {
     /// The seat with the most gangsters on a location, if anybody is there.
     /// The placement rule keeps the lead unique.
     pub fn leader(&self, location: Location) -> Option<Seat> {
+        // No seat is numbered MAX_PLAYERS, so "other than it" means every seat.
         self.strongest_other(location, MAX_PLAYERS).map(|(s, _)| s)
     }
 

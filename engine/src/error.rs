@@ -1,4 +1,5 @@
-//! The engine's errors: a bad configuration, a broken rule, a log that does not replay.
+//! The engine's errors: a bad configuration, a broken rule, a log that does not replay, a
+//! view that describes no reachable position.
 //!
 //! Every [`RuleError`] names the rule it enforces ([`RuleError::rule`]) so that callers can
 //! report it in a stable, machine-readable form next to the human message.
@@ -88,4 +89,11 @@ pub enum ReplayError {
     Config(#[from] ConfigError),
     #[error("action {index} of the log is illegal: {error}")]
     Illegal { index: usize, error: RuleError },
+}
+
+/// A view that does not describe a reachable position.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum DeterminizeError {
+    #[error("the view is inconsistent: {0}")]
+    Inconsistent(&'static str),
 }

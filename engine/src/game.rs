@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 use crate::Seat;
 use crate::action::Turn;
 use crate::board::Board;
-use crate::cards::{CITY_COUNT, Card, POLICE_DECK, PoliceCard};
+use crate::cards::{CITY_COUNT, Card, City, POLICE_DECK, PoliceCard};
 use crate::config::{GameConfig, Setup};
 use crate::error::{ConfigError, ReplayError, RuleError};
-use crate::event::{Event, LoggedEvent, Outcome, Standing, Visibility};
+use crate::event::{Event, LoggedEvent, Outcome, RoundSummary, Standing, Visibility};
 use crate::player::PlayerState;
 use crate::rng::GameRng;
 use crate::rules::{
@@ -39,7 +39,7 @@ pub struct Game {
     pub(crate) last_round: bool,
     /// Set during the decisive round: the tied seats playing for the win.
     pub(crate) contenders: Option<Vec<Seat>>,
-    pub(crate) last_resolution: Option<crate::event::RoundSummary>,
+    pub(crate) last_resolution: Option<RoundSummary>,
     pub(crate) outcome: Option<Outcome>,
 }
 
@@ -182,7 +182,7 @@ impl Game {
     }
 
     /// The card face down under a city this round. Hidden information.
-    pub fn face_down(&self, city: crate::cards::City) -> Option<Card> {
+    pub fn face_down(&self, city: City) -> Option<Card> {
         self.face_down[city.index()]
     }
 
@@ -318,42 +318,47 @@ impl Game {
         let summary = self.resolve();
         events.push(LoggedEvent::public(Event::RoundResolved(summary.clone())));
         self.last_resolution = Some(summary);
-        if self.last_round || self.contenders.is_some() {
-            let mut standings = self.standings();
-            let contenders = self.contenders.clone().unwrap_or_default();
-            // After a decisive round only its contenders can win: rank them first.
-            standings.sort_by_key(|s| !contenders.is_empty() && !contenders.contains(&s.seat));
-            let best = standings[0].rank_key();
-            let tied: Vec<Seat> = standings
-                .iter()
-                .take_while(|s| {
-                    s.rank_key() == best && (contenders.is_empty() || contenders.contains(&s.seat))
-                })
-                .map(|s| s.seat)
-                .collect();
-            if tied.len() > 1 && contenders.is_empty() {
-                events.push(LoggedEvent::public(Event::DecisiveRound {
-                    contenders: tied.clone(),
-                }));
-                self.contenders = Some(tied);
-            } else {
-                let outcome = Outcome {
-                    winners: tied,
-                    standings,
-                    rounds: self.round,
-                    contenders,
-                };
-                events.push(LoggedEvent::public(Event::GameEnded(outcome.clone())));
-                self.outcome = Some(outcome);
-                self.order.clear();
-                self.acted = 0;
-                return;
-            }
+        if (self.last_round || self.contenders.is_some()) && self.settle(events) {
+            return;
         }
         self.board.move_chicago();
         self.start_player = (self.start_player + 1) % self.players();
         self.round += 1;
         self.begin_round(events);
+    }
+
+    /// After the last round: ends the game, or calls a decisive round if the best are tied
+    /// (after the decisive round, a tie is a shared win). Returns whether the game ended.
+    fn settle(&mut self, events: &mut Vec<LoggedEvent>) -> bool {
+        let contenders = self.contenders.clone().unwrap_or_default();
+        let can_win = |seat: Seat| contenders.is_empty() || contenders.contains(&seat);
+        let mut standings = self.standings();
+        // After a decisive round only its contenders can win: rank them first.
+        standings.sort_by_key(|s| !can_win(s.seat));
+        let best = standings[0].rank_key();
+        let tied: Vec<Seat> = standings
+            .iter()
+            .take_while(|s| s.rank_key() == best && can_win(s.seat))
+            .map(|s| s.seat)
+            .collect();
+        if tied.len() > 1 && contenders.is_empty() {
+            events.push(LoggedEvent::public(Event::DecisiveRound {
+                contenders: tied.clone(),
+            }));
+            self.contenders = Some(tied);
+            return false;
+        }
+        let outcome = Outcome {
+            winners: tied,
+            standings,
+            rounds: self.round,
+            contenders,
+        };
+        events.push(LoggedEvent::public(Event::GameEnded(outcome.clone())));
+        self.outcome = Some(outcome);
+        self.order.clear();
+        self.acted = 0;
+        true
     }
 
     /// Every seat's standing, best first (ties by seat).

@@ -9,6 +9,7 @@ use crate::action::Location;
 use crate::board::Board;
 use crate::cards::{CITY_COUNT, Card, POLICE_DECK};
 use crate::config::Setup;
+use crate::error::DeterminizeError;
 use crate::game::Game;
 use crate::player::PlayerState;
 use crate::rng::GameRng;
@@ -58,13 +59,6 @@ impl Game {
         game.setup.seed = rng.next_u64();
         game
     }
-}
-
-/// A view that does not describe a reachable position.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DeterminizeError {
-    #[error("the view is inconsistent: {0}")]
-    Inconsistent(&'static str),
 }
 
 impl Game {

@@ -248,9 +248,10 @@ impl Game {
 
     /// Every legal placement for the seat (a turn may also place nothing).
     pub fn legal_placements(&self, seat: Seat) -> Vec<Placement> {
-        self.placement_options(seat)
+        let options = self.placement_options(seat);
+        options
             .iter()
-            .flat_map(|o| o.placements().collect::<Vec<_>>())
+            .flat_map(PlacementOption::placements)
             .collect()
     }
 

@@ -48,12 +48,11 @@ pub use board::{Board, Gangsters};
 pub use cards::{CITY_COUNT, Card, City, DECK, Face, POLICE_DECK, PoliceCard, Sanction};
 pub use config::{CitySet, GameConfig, Setup};
 pub use deduction::{CityOdds, face_down_odds};
-pub use error::{ConfigError, ReplayError, RuleError};
+pub use error::{ConfigError, DeterminizeError, ReplayError, RuleError};
 pub use event::{
     Award, Event, LoggedEvent, Outcome, RoundSummary, SanctionEffect, Standing, Visibility,
 };
 pub use game::Game;
-pub use hidden::DeterminizeError;
 pub use legal::{LegalTurns, PlacementOption};
 pub use player::{PlayerState, Supply};
 pub use rng::GameRng;

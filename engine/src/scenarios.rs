@@ -905,7 +905,12 @@ fn a_seat_sees_its_hand_and_everybody_s_backs_but_no_other_face() {
     assert!(view.legal.is_none(), "not seat 1's turn");
     assert!(t.game.view(Viewer::Seat(0)).legal.is_some());
     let text = serde_json::to_string(&view).unwrap();
-    // Seat 0's New York 3 and the face-down Boston 4 appear nowhere in seat 1's view.
+    // The search below can see cards: seat 1's own New York 2 is found in this form...
+    assert!(
+        text.contains("\"new_york\",\"face\":{\"money\":2}"),
+        "{text}"
+    );
+    // ...while seat 0's New York 3 and the face-down Boston 4 appear nowhere in seat 1's view.
     assert!(
         !text.contains("\"new_york\",\"face\":{\"money\":3}"),
         "{text}"

@@ -13,6 +13,7 @@ use crate::event::{Outcome, RoundSummary};
 use crate::game::Game;
 use crate::legal::LegalTurns;
 use crate::player::Supply;
+use crate::rules::{LAST_TURN, chicago_payout};
 
 /// Who is looking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -184,11 +185,11 @@ impl Game {
             to_move: self.to_move(),
             turn_order: self.turn_order().to_vec(),
             acted_this_turn: self.acted as u8,
-            last_turn: self.turn() == crate::rules::LAST_TURN && !self.is_over(),
+            last_turn: self.turn() == LAST_TURN && !self.is_over(),
             last_round: self.is_last_round(),
             contenders: self.contenders().map(<[Seat]>::to_vec),
             locations,
-            chicago_value: crate::rules::chicago_payout(board.chicago_sum()),
+            chicago_value: chicago_payout(board.chicago_sum()),
             seats,
             hand,
             legal,
