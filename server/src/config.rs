@@ -1,6 +1,7 @@
 //! Command-line and environment configuration of the server.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use clap::Parser;
 
@@ -11,10 +12,26 @@ use clap::Parser;
     about = "The Boss game service (gRPC)"
 )]
 pub struct Config {
-    /// Address to listen on.
+    /// Address to listen on (port 0 picks a free port; the log says which).
     #[arg(long, env = "THEBOSS_LISTEN", default_value = "127.0.0.1:50051")]
     pub listen: SocketAddr,
+    /// Where games are stored: `postgres://user@host/db`, or `sqlite://path` (created if
+    /// missing).
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://theboss.db")]
+    pub database_url: String,
+    /// Seconds between keep-alive messages on a quiet `WatchGame` stream.
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub keep_alive_secs: u64,
     /// Log filter, in `tracing_subscriber::EnvFilter` syntax (e.g. `info,theboss_server=debug`).
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,
+}
+
+impl Config {
+    pub fn options(&self) -> crate::Options {
+        crate::Options {
+            keep_alive: Duration::from_secs(self.keep_alive_secs),
+            ..crate::Options::default()
+        }
+    }
 }

@@ -1,22 +1,40 @@
 //! # theboss-server
 //!
-//! The gRPC server of The Boss. A thin binary (`src/main.rs`) parses [`Config`], sets up
-//! logging and calls [`run`] with a listener and a shutdown future, so tests can start a
-//! server on `127.0.0.1:0` and stop it at will.
+//! The gRPC server of The Boss. A thin binary (`src/main.rs`) parses [`Config`], opens the
+//! [`store`] and calls [`run`] with a listener and a shutdown future, so tests can start a
+//! server on `127.0.0.1:0` over any store and stop it at will.
 //!
-//! Serving today: the standard gRPC health service and server reflection (for `grpcurl`).
-//! `GameService` (proto/theboss/v1/game_service.proto) is mounted here by issue #3.
+//! Code map: [`service`] (RPC methods) → [`games`] (directory of live games) → [`actor`]
+//! (one task per game: apply, commit, broadcast) → [`table`] (the table's rules around the
+//! engine) and [`store`] (SQL). [`watch`] streams a game to one watcher; [`wire`] and
+//! `theboss::convert` turn domain values into protobuf; [`auth`] checks tokens; [`error`]
+//! maps failures onto gRPC statuses.
 
+pub mod actor;
+pub mod auth;
 pub mod config;
+pub mod error;
+pub mod games;
+pub mod service;
 pub mod shutdown;
+pub mod store;
+pub mod table;
+pub mod testing;
+pub mod watch;
+pub mod wire;
 
 use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
 
+use theboss::v1::game_service_server::GameServiceServer;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
 
+pub use actor::ActorOptions;
 pub use config::Config;
+use store::{Store, StoreError};
 
 /// Why the server stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -25,26 +43,62 @@ pub enum ServerError {
     Transport(#[from] tonic::transport::Error),
     #[error("reflection service: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
+    #[error("restoring games: {0}")]
+    Restore(#[from] StoreError),
 }
 
-/// Serves on `listener` until `shutdown` completes, then drains in-flight calls.
+/// Tunables of a running server.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Quiet time after which a `WatchGame` stream gets a keep-alive.
+    pub keep_alive: Duration,
+    pub actor: ActorOptions,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            keep_alive: Duration::from_secs(15),
+            actor: ActorOptions::default(),
+        }
+    }
+}
+
+/// Restores every unfinished game from `store`, then serves on `listener` until `shutdown`
+/// completes; open streams are then ended and in-flight calls drained.
 pub async fn run(
     listener: TcpListener,
+    store: Arc<dyn Store>,
+    options: Options,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
+    let games = Arc::new(games::Games::new(store.clone(), options.actor.clone()));
+    let restored = games.restore().await?;
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let service = service::Service::new(store, games, options.keep_alive, stopping);
+
     let (health_reporter, health) = tonic_health::server::health_reporter();
     // The empty service name reports the server as a whole.
     health_reporter
         .set_service_status("", tonic_health::ServingStatus::Serving)
         .await;
+    health_reporter
+        .set_serving::<GameServiceServer<service::Service>>()
+        .await;
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(theboss::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
-    tracing::info!(addr = ?listener.local_addr().ok(), "serving");
+    tracing::info!(addr = ?listener.local_addr().ok(), restored, "serving");
+    let shutdown = async move {
+        shutdown.await;
+        // Streams never end by themselves, so tell them to, or draining would wait forever.
+        let _ = stop.send(true);
+    };
     Server::builder()
         .add_service(health)
         .add_service(reflection)
+        .add_service(GameServiceServer::new(service))
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
         .await?;
     tracing::info!("stopped");

@@ -1,9 +1,11 @@
-//! `theboss-server`: parses the configuration, sets up logging, binds and serves until
-//! SIGINT or SIGTERM.
+//! `theboss-server`: parses the configuration, sets up logging, opens the store, binds and
+//! serves until SIGINT or SIGTERM.
+
+use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Parser;
-use theboss_server::{Config, run, shutdown};
+use theboss_server::{Config, run, shutdown, store};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -12,9 +14,18 @@ async fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_new(&config.log).context("--log")?)
         .init();
+    let store = store::open(&config.database_url)
+        .await
+        .with_context(|| format!("cannot open the store at {}", config.database_url))?;
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("cannot listen on {}", config.listen))?;
-    run(listener, shutdown::signal()).await?;
+    run(
+        listener,
+        Arc::from(store),
+        config.options(),
+        shutdown::signal(),
+    )
+    .await?;
     Ok(())
 }

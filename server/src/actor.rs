@@ -1,0 +1,536 @@
+//! One task per live game: it owns the table, applies actions one at a time, commits each to
+//! the store before anyone hears of it, then broadcasts it to the game's watchers. Games
+//! never wait on each other, and within a game there is no lock to get wrong.
+//!
+//! The actor keeps one [`Batch`] per action: the events it caused and the table right after
+//! it. Watchers and idempotent retries read batches; nothing else is shared.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use theboss::v1;
+use theboss_engine::{Seat, Turn, Viewer};
+use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::error::ApiError;
+use crate::store::{Effects, Store, StoredAction, StoredGame};
+use crate::table::{Action, GameRecord, PlayerInfo, TableError, TableEvent, TableState};
+use crate::wire::{self, now_micros};
+
+/// How many batches a slow watcher may fall behind before it re-reads from the actor.
+const WATCH_BUFFER: usize = 64;
+
+/// One action's outcome, shared with every watcher.
+#[derive(Debug)]
+pub struct Batch {
+    /// The number of events before this batch; its events are `seq_before + 1 ..`.
+    pub seq_before: u64,
+    pub events: Vec<TableEvent>,
+    /// When the action was committed (micros).
+    pub at: i64,
+    pub record: Arc<GameRecord>,
+    /// The table right after the action.
+    pub state: Arc<TableState>,
+    /// When the seat to move will be played for (micros), if the game has a clock.
+    pub deadline: Option<i64>,
+}
+
+impl Batch {
+    pub fn seq_after(&self) -> u64 {
+        self.seq_before + self.events.len() as u64
+    }
+
+    /// The events a viewer may see, numbered.
+    pub fn visible_events(&self, viewer: Viewer) -> impl Iterator<Item = (u64, &TableEvent)> {
+        let reveal_all = false;
+        (self.seq_before + 1..)
+            .zip(&self.events)
+            .filter(move |(_, e)| wire::visible(e, viewer, reveal_all))
+    }
+
+    pub fn view(&self, viewer: Viewer) -> v1::GameView {
+        wire::table_view(
+            &self.record,
+            &self.state,
+            viewer,
+            self.seq_after(),
+            self.deadline,
+        )
+    }
+
+    /// The updates of this batch a viewer may see, skipping those up to `after`.
+    pub fn updates(&self, viewer: Viewer, after: u64) -> Vec<v1::GameUpdate> {
+        let mut view = None;
+        self.visible_events(viewer)
+            .filter(|(seq, _)| *seq > after)
+            .map(|(seq, event)| v1::GameUpdate {
+                seq,
+                event: Some(wire::table_event_to_wire(event)),
+                view: Some(view.get_or_insert_with(|| self.view(viewer)).clone()),
+            })
+            .collect()
+    }
+}
+
+/// What a watcher starts from: the batches after its `after_seq` (or only the latest, for a
+/// snapshot), and a receiver for what comes next. Both are taken at the same moment.
+pub struct Subscription {
+    pub backlog: Vec<Arc<Batch>>,
+    pub latest: Arc<Batch>,
+    pub live: broadcast::Receiver<Arc<Batch>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Submit {
+    pub player_id: String,
+    pub expected_seq: u64,
+    pub idempotency_key: String,
+    pub turn: Turn,
+}
+
+pub struct JoinOutcome {
+    pub seat: Seat,
+    pub started: bool,
+}
+
+enum Command {
+    Join {
+        player: PlayerInfo,
+        seat: Option<Seat>,
+        reply: oneshot::Sender<Result<JoinOutcome, ApiError>>,
+    },
+    Leave {
+        player_id: String,
+        reply: oneshot::Sender<Result<(), ApiError>>,
+    },
+    Submit {
+        submit: Submit,
+        reply: oneshot::Sender<Result<v1::SubmitActionResponse, ApiError>>,
+    },
+    Latest {
+        reply: oneshot::Sender<Arc<Batch>>,
+    },
+    Watch {
+        after_seq: Option<u64>,
+        reply: oneshot::Sender<Result<Subscription, ApiError>>,
+    },
+    History {
+        reply: oneshot::Sender<Vec<Arc<Batch>>>,
+    },
+}
+
+/// How a live game behaves; shared by every actor.
+#[derive(Debug, Clone)]
+pub struct ActorOptions {
+    /// A finished game's actor stops after this long without commands or watchers.
+    pub idle_unload: Duration,
+}
+
+impl Default for ActorOptions {
+    fn default() -> ActorOptions {
+        ActorOptions {
+            idle_unload: Duration::from_secs(120),
+        }
+    }
+}
+
+/// A cheap, cloneable address of a game's actor.
+#[derive(Clone)]
+pub struct GameHandle {
+    tx: mpsc::Sender<Command>,
+}
+
+impl GameHandle {
+    /// Whether the actor has stopped (e.g. unloaded after the game ended).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    async fn ask<T>(
+        &self,
+        command: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, ApiError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(command(reply))
+            .await
+            .map_err(|_| ApiError::Unavailable)?;
+        rx.await.map_err(|_| ApiError::Unavailable)
+    }
+
+    pub async fn join(
+        &self,
+        player: PlayerInfo,
+        seat: Option<Seat>,
+    ) -> Result<JoinOutcome, ApiError> {
+        self.ask(|reply| Command::Join {
+            player,
+            seat,
+            reply,
+        })
+        .await?
+    }
+
+    pub async fn leave(&self, player_id: String) -> Result<(), ApiError> {
+        self.ask(|reply| Command::Leave { player_id, reply })
+            .await?
+    }
+
+    pub async fn submit(&self, submit: Submit) -> Result<v1::SubmitActionResponse, ApiError> {
+        self.ask(|reply| Command::Submit { submit, reply }).await?
+    }
+
+    pub async fn latest(&self) -> Result<Arc<Batch>, ApiError> {
+        self.ask(|reply| Command::Latest { reply }).await
+    }
+
+    pub async fn watch(&self, after_seq: Option<u64>) -> Result<Subscription, ApiError> {
+        self.ask(|reply| Command::Watch { after_seq, reply })
+            .await?
+    }
+
+    pub async fn history(&self) -> Result<Vec<Arc<Batch>>, ApiError> {
+        self.ask(|reply| Command::History { reply }).await
+    }
+}
+
+struct Actor {
+    record: Arc<GameRecord>,
+    store: Arc<dyn Store>,
+    options: ActorOptions,
+    /// `batches[0]` is the empty table at creation; `batches[i]` follows action `i`.
+    batches: Vec<Arc<Batch>>,
+    actions: Vec<StoredAction>,
+    /// (player, idempotency key) → action number.
+    keys: HashMap<(String, String), usize>,
+    updates: broadcast::Sender<Arc<Batch>>,
+}
+
+/// Rebuilds a game from the store's record and log, and starts its actor.
+pub fn spawn(
+    stored: StoredGame,
+    store: Arc<dyn Store>,
+    options: ActorOptions,
+) -> Result<GameHandle, crate::store::StoreError> {
+    let StoredGame { record, actions } = stored;
+    let record = Arc::new(record);
+    let state = TableState::new(&record.settings);
+    let mut actor = Actor {
+        batches: vec![Arc::new(Batch {
+            seq_before: 0,
+            events: Vec::new(),
+            at: record.created_at,
+            record: record.clone(),
+            state: Arc::new(state),
+            deadline: None,
+        })],
+        record,
+        store,
+        options,
+        actions: Vec::with_capacity(actions.len()),
+        keys: HashMap::new(),
+        updates: broadcast::channel(WATCH_BUFFER).0,
+    };
+    for (i, stored) in actions.into_iter().enumerate() {
+        if stored.seq != i as u64 + 1 {
+            return Err(crate::store::StoreError::Corrupt(format!(
+                "game {}: action {} where {} was expected",
+                actor.record.id,
+                stored.seq,
+                i + 1
+            )));
+        }
+        let mut next = (*actor.latest().state).clone();
+        let events = next.apply(&actor.record, &stored.action).map_err(|e| {
+            crate::store::StoreError::Corrupt(format!(
+                "game {}: action {} does not replay: {e}",
+                actor.record.id, stored.seq
+            ))
+        })?;
+        actor.push(stored, events, next);
+    }
+    let (tx, rx) = mpsc::channel(64);
+    tokio::spawn(actor.run(rx));
+    Ok(GameHandle { tx })
+}
+
+impl Actor {
+    fn latest(&self) -> &Arc<Batch> {
+        self.batches
+            .last()
+            .expect("the creation batch is always there")
+    }
+
+    fn seq(&self) -> u64 {
+        self.latest().seq_after()
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        let id = self.record.id.clone();
+        tracing::debug!(game = %id, seq = self.seq(), "game loaded");
+        let mut idle_since = Instant::now();
+        loop {
+            // Seats that forfeited are played for at once; so is a game nobody plays.
+            self.play_for_absent_seats().await;
+            let deadline = self.latest().deadline.map(instant_of);
+            let unload_at = (self.latest().state.status.is_over()
+                && self.updates.receiver_count() == 0)
+                .then(|| idle_since + self.options.idle_unload);
+            tokio::select! {
+                command = rx.recv() => match command {
+                    Some(command) => {
+                        self.handle(command).await;
+                        idle_since = Instant::now();
+                    }
+                    None => break,
+                },
+                () = sleep_until(deadline) => self.clock_expired().await,
+                () = sleep_until(unload_at) => {
+                    if self.updates.receiver_count() == 0 {
+                        break;
+                    }
+                    idle_since = Instant::now();
+                }
+            }
+        }
+        tracing::debug!(game = %id, "game unloaded");
+    }
+
+    async fn handle(&mut self, command: Command) {
+        // A caller that went away does not care about the reply, so send errors are ignored.
+        match command {
+            Command::Join {
+                player,
+                seat,
+                reply,
+            } => {
+                let _ = reply.send(self.join(player, seat).await);
+            }
+            Command::Leave { player_id, reply } => {
+                let _ = reply.send(self.leave(&player_id).await);
+            }
+            Command::Submit { submit, reply } => {
+                let _ = reply.send(self.submit(submit).await);
+            }
+            Command::Latest { reply } => {
+                let _ = reply.send(self.latest().clone());
+            }
+            Command::Watch { after_seq, reply } => {
+                let _ = reply.send(self.watch(after_seq));
+            }
+            Command::History { reply } => {
+                let _ = reply.send(self.batches.clone());
+            }
+        }
+    }
+
+    async fn join(
+        &mut self,
+        player: PlayerInfo,
+        seat: Option<Seat>,
+    ) -> Result<JoinOutcome, ApiError> {
+        let seat = self.latest().state.seat_for(&player.id, seat)?;
+        let player_id = player.id.clone();
+        self.commit(Action::Join { seat, player }, Some(player_id), None)
+            .await?;
+        Ok(JoinOutcome {
+            seat,
+            started: self.latest().state.game.is_some(),
+        })
+    }
+
+    async fn leave(&mut self, player_id: &str) -> Result<(), ApiError> {
+        let seat = self
+            .latest()
+            .state
+            .seat_of(player_id)
+            .ok_or(TableError::NotSeated)?;
+        self.commit(Action::Leave { seat }, Some(player_id.to_string()), None)
+            .await?;
+        Ok(())
+    }
+
+    async fn submit(&mut self, submit: Submit) -> Result<v1::SubmitActionResponse, ApiError> {
+        let seat = self
+            .latest()
+            .state
+            .seat_of(&submit.player_id)
+            .ok_or(TableError::NotSeated)?;
+        let action = Action::Turn {
+            seat,
+            turn: submit.turn,
+            by_timeout: false,
+        };
+        let key = (!submit.idempotency_key.is_empty()).then_some(submit.idempotency_key);
+        let earlier = key
+            .as_ref()
+            .and_then(|key| self.keys.get(&(submit.player_id.clone(), key.clone())));
+        if let Some(&n) = earlier {
+            if self.actions[n - 1].action != action {
+                return Err(ApiError::invalid(
+                    "idempotency_key",
+                    "already used for a different action",
+                ));
+            }
+            return Ok(self.response(n, seat));
+        }
+        if submit.expected_seq != self.seq() {
+            return Err(ApiError::Stale {
+                expected: submit.expected_seq,
+                current: self.seq(),
+            });
+        }
+        let n = self.commit(action, Some(submit.player_id), key).await?;
+        Ok(self.response(n, seat))
+    }
+
+    /// What action `n` told its seat: the events it may see and the sequence number after.
+    fn response(&self, n: usize, seat: Seat) -> v1::SubmitActionResponse {
+        let batch = &self.batches[n];
+        v1::SubmitActionResponse {
+            updates: batch.updates(Viewer::Seat(seat), 0),
+            seq: batch.seq_after(),
+        }
+    }
+
+    fn watch(&self, after_seq: Option<u64>) -> Result<Subscription, ApiError> {
+        let seq = self.seq();
+        let backlog = match after_seq {
+            Some(after) if after > seq => {
+                return Err(ApiError::invalid(
+                    "after_seq",
+                    format!("the game is only at seq {seq}"),
+                ));
+            }
+            Some(after) => self
+                .batches
+                .iter()
+                .filter(|b| b.seq_after() > after)
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        };
+        Ok(Subscription {
+            backlog,
+            latest: self.latest().clone(),
+            live: self.updates.subscribe(),
+        })
+    }
+
+    /// The clock of the seat to move ran out: play its default turn.
+    async fn clock_expired(&mut self) {
+        let state = self.latest().state.clone();
+        let Some(seat) = state.to_move() else { return };
+        let Some(turn) = state.default_turn(seat) else {
+            return;
+        };
+        let action = Action::Turn {
+            seat,
+            turn,
+            by_timeout: true,
+        };
+        if let Err(error) = self.commit(action, None, None).await {
+            // The clock fires again on the next loop, so a store hiccup only delays it.
+            tracing::warn!(game = %self.record.id, %error, "cannot play a timed-out turn");
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        } else {
+            tracing::info!(game = %self.record.id, seat, "turn played by timeout");
+        }
+    }
+
+    /// Plays at once for seats that forfeited, and aborts a game every seat forfeited.
+    async fn play_for_absent_seats(&mut self) {
+        loop {
+            let state = self.latest().state.clone();
+            let Some(seat) = state.to_move() else { return };
+            if !state.forfeited[usize::from(seat)] {
+                return;
+            }
+            let action = if state.forfeited.iter().all(|f| *f) {
+                Action::Abort {
+                    reason: "nobody is playing: every seat forfeited".into(),
+                }
+            } else {
+                match state.default_turn(seat) {
+                    Some(turn) => Action::Turn {
+                        seat,
+                        turn,
+                        by_timeout: true,
+                    },
+                    None => return,
+                }
+            };
+            if let Err(error) = self.commit(action, None, None).await {
+                tracing::warn!(game = %self.record.id, %error, "cannot play for a forfeited seat");
+                return;
+            }
+        }
+    }
+
+    /// Tries an action on a copy of the table, commits it, then makes it visible. Returns the
+    /// action's number. On error nothing has changed.
+    async fn commit(
+        &mut self,
+        action: Action,
+        player_id: Option<String>,
+        idempotency_key: Option<String>,
+    ) -> Result<usize, ApiError> {
+        let mut next = (*self.latest().state).clone();
+        let events = next.apply(&self.record, &action)?;
+        let stored = StoredAction {
+            seq: self.actions.len() as u64 + 1,
+            action,
+            player_id,
+            idempotency_key,
+            at: now_micros(),
+        };
+        let effects = Effects {
+            status: next.status,
+            winners: next.winners(),
+        };
+        self.store
+            .append_action(&self.record.id, &stored, &effects)
+            .await?;
+        Ok(self.push(stored, events, next))
+    }
+
+    fn push(&mut self, stored: StoredAction, events: Vec<TableEvent>, state: TableState) -> usize {
+        let limit = u64::from(self.record.settings.turn_time_limit_secs);
+        let deadline = (limit > 0 && state.to_move().is_some()).then(|| {
+            stored
+                .at
+                .saturating_add(i64::try_from(limit * 1_000_000).unwrap_or(i64::MAX))
+        });
+        let batch = Arc::new(Batch {
+            seq_before: self.seq(),
+            events,
+            at: stored.at,
+            record: self.record.clone(),
+            state: Arc::new(state),
+            deadline,
+        });
+        let n = usize::try_from(stored.seq).expect("fits");
+        if let (Some(player), Some(key)) = (&stored.player_id, &stored.idempotency_key) {
+            self.keys.insert((player.clone(), key.clone()), n);
+        }
+        self.actions.push(stored);
+        self.batches.push(batch.clone());
+        // No watchers is fine: they read the batches when they subscribe.
+        let _ = self.updates.send(batch);
+        n
+    }
+}
+
+fn instant_of(micros: i64) -> Instant {
+    let wait = micros.saturating_sub(now_micros()).max(0);
+    Instant::now() + Duration::from_micros(u64::try_from(wait).unwrap_or(0))
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,113 @@
+//! API tokens: minting them at registration, and turning an `authorization: Bearer <token>`
+//! header back into a player. Only SHA-256 hashes of tokens are stored, so a leaked database
+//! does not leak credentials; known tokens are cached in memory.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use sha2::{Digest, Sha256};
+use tonic::metadata::MetadataMap;
+
+use crate::error::ApiError;
+use crate::store::Store;
+use crate::table::PlayerInfo;
+
+const TOKEN_PREFIX: &str = "tb_";
+
+/// A fresh secret token: 256 random bits, hex-encoded.
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).expect("the OS random source works");
+    format!("{TOKEN_PREFIX}{}", hex(&bytes))
+}
+
+pub fn token_hash(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The token in `authorization: Bearer <token>`.
+pub fn bearer(metadata: &MetadataMap) -> Result<&str, ApiError> {
+    let value = metadata
+        .get("authorization")
+        .ok_or(ApiError::Unauthenticated(
+            "missing `authorization: Bearer <token>` metadata; call Register for a token",
+        ))?;
+    let value = value
+        .to_str()
+        .map_err(|_| ApiError::Unauthenticated("the authorization header is not text"))?;
+    value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or(ApiError::Unauthenticated(
+            "the authorization header must be `Bearer <token>`",
+        ))
+}
+
+/// Resolves tokens to players through the store, remembering the answers.
+#[derive(Clone)]
+pub struct Authenticator {
+    store: Arc<dyn Store>,
+    known: Arc<Mutex<HashMap<String, PlayerInfo>>>,
+}
+
+impl Authenticator {
+    pub fn new(store: Arc<dyn Store>) -> Authenticator {
+        Authenticator {
+            store,
+            known: Arc::default(),
+        }
+    }
+
+    pub async fn player(&self, metadata: &MetadataMap) -> Result<PlayerInfo, ApiError> {
+        let hash = token_hash(bearer(metadata)?);
+        if let Some(player) = self.known.lock().expect("not poisoned").get(&hash) {
+            return Ok(player.clone());
+        }
+        let player = self
+            .store
+            .player_by_token_hash(&hash)
+            .await?
+            .ok_or(ApiError::Unauthenticated("unknown API token"))?;
+        self.known
+            .lock()
+            .expect("not poisoned")
+            .insert(hash, player.clone());
+        Ok(player)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_random_and_hashes_stable() {
+        let (a, b) = (new_token(), new_token());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), TOKEN_PREFIX.len() + 64);
+        assert_eq!(token_hash(&a), token_hash(&a));
+        assert_ne!(token_hash(&a), token_hash(&b));
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn bearer_needs_the_scheme_and_a_token() {
+        let mut md = MetadataMap::new();
+        assert!(bearer(&md).is_err());
+        md.insert("authorization", "Basic xyz".parse().unwrap());
+        assert!(bearer(&md).is_err());
+        md.insert("authorization", "Bearer ".parse().unwrap());
+        assert!(bearer(&md).is_err());
+        md.insert("authorization", "Bearer tb_123".parse().unwrap());
+        assert_eq!(bearer(&md).unwrap(), "tb_123");
+    }
+}

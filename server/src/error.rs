@@ -1,0 +1,117 @@
+//! The server's error type and its one mapping onto gRPC statuses (see the error
+//! conventions at the top of `proto/theboss/v1/game_service.proto`).
+
+use std::collections::HashMap;
+
+use theboss::convert::WireError;
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+use crate::store::StoreError;
+use crate::table::TableError;
+
+/// `ErrorInfo.domain` of every error this service reports.
+pub const ERROR_DOMAIN: &str = "theboss.v1";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{field}: {problem}")]
+    Invalid { field: String, problem: String },
+    #[error("{0}")]
+    Unauthenticated(&'static str),
+    #[error("no game {0}")]
+    GameNotFound(String),
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error(
+        "expected_seq {expected} is stale: the game is at seq {current}; fetch the view and try again"
+    )]
+    Stale { expected: u64, current: u64 },
+    #[error("the game is being reloaded; try again")]
+    Unavailable,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl ApiError {
+    pub fn invalid(field: &str, problem: impl Into<String>) -> ApiError {
+        ApiError::Invalid {
+            field: field.to_string(),
+            problem: problem.into(),
+        }
+    }
+}
+
+impl From<WireError> for ApiError {
+    fn from(e: WireError) -> ApiError {
+        ApiError::Invalid {
+            field: e.field,
+            problem: e.problem,
+        }
+    }
+}
+
+fn with_reason(code: Code, message: String, reason: &str) -> Status {
+    Status::with_error_details(
+        code,
+        message,
+        ErrorDetails::with_error_info(reason, ERROR_DOMAIN, HashMap::new()),
+    )
+}
+
+impl From<ApiError> for Status {
+    fn from(error: ApiError) -> Status {
+        let message = error.to_string();
+        match error {
+            ApiError::Invalid { field, problem } => Status::with_error_details(
+                Code::InvalidArgument,
+                message,
+                ErrorDetails::with_bad_request_violation(field, problem),
+            ),
+            ApiError::Unauthenticated(_) => Status::unauthenticated(message),
+            ApiError::GameNotFound(_) => Status::not_found(message),
+            ApiError::Table(e @ TableError::NotSeated) => {
+                with_reason(Code::PermissionDenied, message, e.reason())
+            }
+            ApiError::Table(e) => with_reason(Code::FailedPrecondition, message, e.reason()),
+            ApiError::Stale { .. } => with_reason(Code::Aborted, message, "STALE_SEQ"),
+            ApiError::Unavailable => Status::unavailable(message),
+            ApiError::Store(StoreError::Conflict { .. }) => {
+                with_reason(Code::Aborted, message, "CONCURRENT_WRITE")
+            }
+            ApiError::Store(e) => {
+                tracing::error!(error = %e, "store failure");
+                Status::unavailable(
+                    "the game store is unavailable; retry with the same idempotency key",
+                )
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use theboss_engine::RuleError;
+
+    #[test]
+    fn statuses_carry_codes_and_details() {
+        let status = Status::from(ApiError::invalid("action.card", "a turn must play a card"));
+        assert_eq!(status.code(), Code::InvalidArgument);
+        let bad = status.get_details_bad_request().unwrap();
+        assert_eq!(bad.field_violations[0].field, "action.card");
+
+        let status = Status::from(ApiError::Table(TableError::Rule(RuleError::GameOver)));
+        assert_eq!(status.code(), Code::FailedPrecondition);
+        assert_eq!(status.get_details_error_info().unwrap().reason, "GAME_OVER");
+
+        let status = Status::from(ApiError::Table(TableError::NotSeated));
+        assert_eq!(status.code(), Code::PermissionDenied);
+
+        let status = Status::from(ApiError::Stale {
+            expected: 1,
+            current: 2,
+        });
+        assert_eq!(status.code(), Code::Aborted);
+    }
+}

@@ -1,0 +1,81 @@
+//! The directory of live games: game id → its actor. Games are created here, restored here
+//! at start-up (every unfinished game), and loaded on demand when a finished game that was
+//! unloaded is asked for again.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tokio::sync::Mutex;
+
+use crate::actor::{self, ActorOptions, GameHandle};
+use crate::error::ApiError;
+use crate::store::{Store, StoreError, StoredGame};
+use crate::table::GameRecord;
+
+pub struct Games {
+    store: Arc<dyn Store>,
+    options: ActorOptions,
+    // An async mutex, held while a game loads, so one game never gets two actors.
+    live: Mutex<HashMap<String, GameHandle>>,
+}
+
+impl Games {
+    pub fn new(store: Arc<dyn Store>, options: ActorOptions) -> Games {
+        Games {
+            store,
+            options,
+            live: Mutex::default(),
+        }
+    }
+
+    /// Starts an actor for every unfinished game in the store; returns how many.
+    pub async fn restore(&self) -> Result<usize, StoreError> {
+        let ids = self.store.unfinished_games().await?;
+        let mut live = self.live.lock().await;
+        for id in &ids {
+            let stored = self
+                .store
+                .load_game(id)
+                .await?
+                .ok_or_else(|| StoreError::Corrupt(format!("game {id} vanished")))?;
+            let handle = actor::spawn(stored, self.store.clone(), self.options.clone())?;
+            live.insert(id.clone(), handle);
+        }
+        Ok(ids.len())
+    }
+
+    /// Records a new game and starts its actor.
+    pub async fn create(&self, record: GameRecord) -> Result<(), ApiError> {
+        self.store.create_game(&record).await?;
+        let id = record.id.clone();
+        let handle = actor::spawn(
+            StoredGame {
+                record,
+                actions: Vec::new(),
+            },
+            self.store.clone(),
+            self.options.clone(),
+        )?;
+        self.live.lock().await.insert(id, handle);
+        Ok(())
+    }
+
+    /// The actor of a game, loading it from the store if it is not live.
+    pub async fn get(&self, id: &str) -> Result<GameHandle, ApiError> {
+        let mut live = self.live.lock().await;
+        if let Some(handle) = live.get(id) {
+            if !handle.is_closed() {
+                return Ok(handle.clone());
+            }
+            live.remove(id);
+        }
+        let stored = self
+            .store
+            .load_game(id)
+            .await?
+            .ok_or_else(|| ApiError::GameNotFound(id.to_string()))?;
+        let handle = actor::spawn(stored, self.store.clone(), self.options.clone())?;
+        live.insert(id.to_string(), handle.clone());
+        Ok(handle)
+    }
+}

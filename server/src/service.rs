@@ -1,0 +1,377 @@
+//! `theboss.v1.GameService`: thin RPC methods that check the request's shape, authenticate
+//! the caller, and hand the work to the registry, a game's actor or the store.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use theboss::v1::{self, game_service_server::GameService};
+use tokio::sync::watch as signal;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status};
+
+use crate::actor::{GameHandle, Submit};
+use crate::auth::{self, Authenticator};
+use crate::error::ApiError;
+use crate::games::Games;
+use crate::store::{GameQuery, NewPlayer, Store};
+use crate::table::{GameRecord, PlayerInfo};
+use crate::watch::{self, WatchItem};
+use crate::wire::{self, now_micros};
+
+const DEFAULT_PAGE_SIZE: u32 = 20;
+const MAX_PAGE_SIZE: u32 = 100;
+const MAX_NAME_CHARS: usize = 32;
+const MAX_IDEMPOTENCY_KEY_BYTES: usize = 128;
+
+pub struct Service {
+    store: Arc<dyn Store>,
+    games: Arc<Games>,
+    auth: Authenticator,
+    keep_alive: Duration,
+    /// Becomes true when the server shuts down, so that open streams end.
+    stopping: signal::Receiver<bool>,
+}
+
+impl Service {
+    pub fn new(
+        store: Arc<dyn Store>,
+        games: Arc<Games>,
+        keep_alive: Duration,
+        stopping: signal::Receiver<bool>,
+    ) -> Service {
+        Service {
+            auth: Authenticator::new(store.clone()),
+            store,
+            games,
+            keep_alive,
+            stopping,
+        }
+    }
+
+    async fn caller<T>(&self, request: &Request<T>) -> Result<PlayerInfo, ApiError> {
+        self.auth.player(request.metadata()).await
+    }
+
+    /// Runs `f` on a game's actor, once more if the actor stopped in between (a finished
+    /// game unloading), which the registry then reloads.
+    async fn on_game<T, F, Fut>(&self, game_id: &str, f: F) -> Result<T, ApiError>
+    where
+        F: Fn(GameHandle) -> Fut,
+        Fut: Future<Output = Result<T, ApiError>>,
+    {
+        let game_id = checked_game_id(game_id)?;
+        match f(self.games.get(game_id).await?).await {
+            Err(ApiError::Unavailable) => f(self.games.get(game_id).await?).await,
+            other => other,
+        }
+    }
+}
+
+fn checked_game_id(game_id: &str) -> Result<&str, ApiError> {
+    uuid::Uuid::parse_str(game_id)
+        .map(|_| game_id)
+        .map_err(|_| ApiError::invalid("game_id", "not a game id (a UUID)"))
+}
+
+fn checked_name(name: &str) -> Result<String, ApiError> {
+    let name = name.trim();
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS {
+        return Err(ApiError::invalid(
+            "display_name",
+            format!("1 to {MAX_NAME_CHARS} characters"),
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(ApiError::invalid(
+            "display_name",
+            "control characters are not allowed",
+        ));
+    }
+    Ok(name.to_string())
+}
+
+fn random_seed() -> u64 {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the OS random source works");
+    u64::from_le_bytes(bytes)
+}
+
+type RpcResult<T> = Result<Response<T>, Status>;
+
+fn reply<T>(result: Result<T, ApiError>) -> RpcResult<T> {
+    result.map(Response::new).map_err(Status::from)
+}
+
+#[tonic::async_trait]
+impl GameService for Service {
+    async fn register(
+        &self,
+        request: Request<v1::RegisterRequest>,
+    ) -> RpcResult<v1::RegisterResponse> {
+        reply(async {
+            let request = request.into_inner();
+            let player = PlayerInfo {
+                id: uuid::Uuid::new_v4().to_string(),
+                display_name: checked_name(&request.display_name)?,
+                is_bot: request.is_bot,
+            };
+            let token = auth::new_token();
+            self.store
+                .create_player(&NewPlayer {
+                    player: player.clone(),
+                    token_hash: auth::token_hash(&token),
+                    created_at: now_micros(),
+                })
+                .await?;
+            tracing::info!(player = %player.id, name = %player.display_name, bot = player.is_bot, "registered");
+            Ok(v1::RegisterResponse {
+                player_id: player.id,
+                api_token: token,
+            })
+        }
+        .await)
+    }
+
+    async fn create_game(
+        &self,
+        request: Request<v1::CreateGameRequest>,
+    ) -> RpcResult<v1::CreateGameResponse> {
+        reply(
+            async {
+                let player = self.caller(&request).await?;
+                let request = request.into_inner();
+                let record = GameRecord {
+                    id: uuid::Uuid::new_v4().to_string(),
+                    settings: wire::settings_from_wire(request.settings.as_ref())?,
+                    seed: request.seed.unwrap_or_else(random_seed),
+                    created_by: player.id,
+                    created_at: now_micros(),
+                    ladder: false,
+                };
+                let game_id = record.id.clone();
+                tracing::info!(game = %game_id, players = record.settings.players, "game created");
+                self.games.create(record).await?;
+                Ok(v1::CreateGameResponse { game_id })
+            }
+            .await,
+        )
+    }
+
+    async fn join_game(
+        &self,
+        request: Request<v1::JoinGameRequest>,
+    ) -> RpcResult<v1::JoinGameResponse> {
+        reply(
+            async {
+                let player = self.caller(&request).await?;
+                let request = request.into_inner();
+                let seat = request
+                    .seat
+                    .map(|s| u8::try_from(s).map_err(|_| ApiError::invalid("seat", "no such seat")))
+                    .transpose()?;
+                let joined = self
+                    .on_game(&request.game_id, |game| {
+                        let player = player.clone();
+                        async move { game.join(player, seat).await }
+                    })
+                    .await?;
+                Ok(v1::JoinGameResponse {
+                    seat: u32::from(joined.seat),
+                    started: joined.started,
+                })
+            }
+            .await,
+        )
+    }
+
+    async fn leave_game(
+        &self,
+        request: Request<v1::LeaveGameRequest>,
+    ) -> RpcResult<v1::LeaveGameResponse> {
+        reply(
+            async {
+                let player = self.caller(&request).await?;
+                self.on_game(&request.get_ref().game_id, |game| {
+                    let player_id = player.id.clone();
+                    async move { game.leave(player_id).await }
+                })
+                .await?;
+                Ok(v1::LeaveGameResponse {})
+            }
+            .await,
+        )
+    }
+
+    async fn list_games(
+        &self,
+        request: Request<v1::ListGamesRequest>,
+    ) -> RpcResult<v1::ListGamesResponse> {
+        reply(
+            async {
+                let player = self.caller(&request).await?;
+                let request = request.into_inner();
+                let limit = match request.page_size {
+                    0 => DEFAULT_PAGE_SIZE,
+                    n if n > MAX_PAGE_SIZE => {
+                        return Err(ApiError::invalid(
+                            "page_size",
+                            format!("at most {MAX_PAGE_SIZE}"),
+                        ));
+                    }
+                    n => n,
+                };
+                let after = match request.page_token.as_str() {
+                    "" => None,
+                    token => Some(token.parse::<i64>().map_err(|_| {
+                        ApiError::invalid("page_token", "not a token from ListGames")
+                    })?),
+                };
+                let statuses = request
+                    .statuses
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &s)| wire::status_from_wire(s, &format!("statuses[{i}]")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let page = self
+                    .store
+                    .list_games(&GameQuery {
+                        statuses,
+                        seated: request.mine.then(|| player.id.clone()),
+                        viewer: player.id,
+                        limit,
+                        after,
+                    })
+                    .await?;
+                Ok(v1::ListGamesResponse {
+                    games: page.games.iter().map(wire::listing_to_wire).collect(),
+                    next_page_token: page.next.map(|n| n.to_string()).unwrap_or_default(),
+                })
+            }
+            .await,
+        )
+    }
+
+    async fn get_view(
+        &self,
+        request: Request<v1::GetViewRequest>,
+    ) -> RpcResult<v1::GetViewResponse> {
+        reply(
+            async {
+                let player = self.caller(&request).await?;
+                let latest = self
+                    .on_game(&request.get_ref().game_id, |game| async move {
+                        game.latest().await
+                    })
+                    .await?;
+                let viewer = wire::viewer_of(&latest.state, &player.id);
+                Ok(v1::GetViewResponse {
+                    view: Some(latest.view(viewer)),
+                })
+            }
+            .await,
+        )
+    }
+
+    type WatchGameStream = ReceiverStream<WatchItem>;
+
+    async fn watch_game(
+        &self,
+        request: Request<v1::WatchGameRequest>,
+    ) -> RpcResult<Self::WatchGameStream> {
+        reply(
+            async {
+                let player = self.caller(&request).await?;
+                let request = request.into_inner();
+                let after_seq = request.after_seq;
+                let game_id = checked_game_id(&request.game_id)?;
+                let mut game = self.games.get(game_id).await?;
+                let subscription = match game.watch(after_seq).await {
+                    Err(ApiError::Unavailable) => {
+                        game = self.games.get(game_id).await?;
+                        game.watch(after_seq).await?
+                    }
+                    other => other?,
+                };
+                let rx = watch::spawn(
+                    game,
+                    player.id,
+                    subscription,
+                    after_seq,
+                    self.keep_alive,
+                    self.stopping.clone(),
+                );
+                Ok(ReceiverStream::new(rx))
+            }
+            .await,
+        )
+    }
+
+    async fn submit_action(
+        &self,
+        request: Request<v1::SubmitActionRequest>,
+    ) -> RpcResult<v1::SubmitActionResponse> {
+        reply(
+            async {
+                let player = self.caller(&request).await?;
+                let request = request.into_inner();
+                if request.idempotency_key.len() > MAX_IDEMPOTENCY_KEY_BYTES {
+                    return Err(ApiError::invalid(
+                        "idempotency_key",
+                        format!("at most {MAX_IDEMPOTENCY_KEY_BYTES} bytes"),
+                    ));
+                }
+                let submit = Submit {
+                    player_id: player.id,
+                    expected_seq: request.expected_seq,
+                    idempotency_key: request.idempotency_key,
+                    turn: wire::turn_from_wire(request.action.as_ref())?,
+                };
+                self.on_game(&request.game_id, |game| {
+                    let submit = submit.clone();
+                    async move { game.submit(submit).await }
+                })
+                .await
+            }
+            .await,
+        )
+    }
+
+    async fn get_history(
+        &self,
+        request: Request<v1::GetHistoryRequest>,
+    ) -> RpcResult<v1::GetHistoryResponse> {
+        reply(
+            async {
+                let player = self.caller(&request).await?;
+                let batches = self
+                    .on_game(&request.get_ref().game_id, |game| async move {
+                        game.history().await
+                    })
+                    .await?;
+                let latest = batches.last().expect("the creation batch is always there");
+                let over = latest.state.status.is_over();
+                let viewer = wire::viewer_of(&latest.state, &player.id);
+                let entries = batches
+                    .iter()
+                    .flat_map(|batch| {
+                        (batch.seq_before + 1..)
+                            .zip(&batch.events)
+                            .filter(|(_, event)| wire::visible(event, viewer, over))
+                            .map(|(seq, event)| v1::HistoryEntry {
+                                seq,
+                                event: Some(wire::table_event_to_wire(event)),
+                                at: Some(wire::timestamp(batch.at)),
+                            })
+                    })
+                    .collect();
+                Ok(v1::GetHistoryResponse {
+                    entries,
+                    seed: over.then_some(latest.record.seed),
+                })
+            }
+            .await,
+        )
+    }
+}

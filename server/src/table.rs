@@ -1,0 +1,521 @@
+//! One game table as the server keeps it: who sits where, the lobby, the engine's game once
+//! it starts, turn clocks' bookkeeping, and the actions that change it.
+//!
+//! A table is event-sourced: its [`GameRecord`] (settings and seed) plus its [`Action`] log
+//! define it completely, and [`TableState::apply`] is the only way it changes. This module is
+//! synchronous and does no IO, so the actor, the restore path and tests all share it.
+
+use serde::{Deserialize, Serialize};
+use theboss_engine::{City, ConfigError, Game, GameConfig, LoggedEvent, RuleError, Seat, Turn};
+use thiserror::Error;
+
+/// Seats that time out this many turns in a row forfeit (ladder rule, issue #6).
+pub const TIMEOUTS_TO_FORFEIT: u32 = 3;
+
+/// A registered player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    pub id: String,
+    pub display_name: String,
+    pub is_bot: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Open,
+    Running,
+    Finished,
+    Aborted,
+}
+
+impl Status {
+    pub const ALL: [Status; 4] = [
+        Status::Open,
+        Status::Running,
+        Status::Finished,
+        Status::Aborted,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Running => "running",
+            Status::Finished => "finished",
+            Status::Aborted => "aborted",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|status| status.as_str() == s)
+    }
+
+    pub fn is_over(self) -> bool {
+        matches!(self, Status::Finished | Status::Aborted)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    Public,
+    Unlisted,
+}
+
+impl Visibility {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Public => "public",
+            Visibility::Unlisted => "unlisted",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Visibility> {
+        [Visibility::Public, Visibility::Unlisted]
+            .into_iter()
+            .find(|v| v.as_str() == s)
+    }
+}
+
+/// Settings fixed at creation. `cities` is the validated set, never empty.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    pub players: u8,
+    pub cities: Vec<City>,
+    pub turn_time_limit_secs: u32,
+    pub visibility: Visibility,
+}
+
+impl Settings {
+    /// Checks the players and cities against the rules; an empty city list means the
+    /// rulebook's default for the player count.
+    pub fn new(
+        players: u8,
+        cities: Vec<City>,
+        turn_time_limit_secs: u32,
+        visibility: Visibility,
+    ) -> Result<Settings, ConfigError> {
+        let mut config = GameConfig::new(players, 0);
+        if !cities.is_empty() {
+            config = config.with_cities(cities);
+        }
+        let setup = config.validate()?;
+        Ok(Settings {
+            players,
+            cities: setup.cities().to_vec(),
+            turn_time_limit_secs,
+            visibility,
+        })
+    }
+
+    pub fn engine_config(&self, seed: u64) -> GameConfig {
+        GameConfig::new(self.players, seed).with_cities(self.cities.clone())
+    }
+}
+
+/// What the store keeps of a game besides its action log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    pub id: String,
+    pub settings: Settings,
+    pub seed: u64,
+    pub created_by: String,
+    /// Microseconds since the Unix epoch.
+    pub created_at: i64,
+    pub ladder: bool,
+}
+
+/// Everything that changes a table, in the order it happened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    Join {
+        seat: Seat,
+        player: PlayerInfo,
+    },
+    Leave {
+        seat: Seat,
+    },
+    Turn {
+        seat: Seat,
+        turn: Turn,
+        /// The server played it because the seat's clock ran out.
+        #[serde(default)]
+        by_timeout: bool,
+    },
+    Abort {
+        reason: String,
+    },
+}
+
+/// What happened at a table, as every viewer will be told (filtered by visibility).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableEvent {
+    Joined {
+        seat: Seat,
+        player: PlayerInfo,
+    },
+    Left {
+        seat: Seat,
+        player: PlayerInfo,
+    },
+    Game {
+        event: LoggedEvent,
+        by_timeout: bool,
+    },
+    Aborted {
+        reason: String,
+    },
+}
+
+/// Why an action does not apply. The table is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TableError {
+    #[error("the game has already started")]
+    NotOpen,
+    #[error("the game is not running")]
+    NotRunning,
+    #[error("there is no seat {seat} at a table of {players}")]
+    NoSuchSeat { seat: Seat, players: u8 },
+    #[error("seat {seat} is taken")]
+    SeatTaken { seat: Seat },
+    #[error("the table is full")]
+    TableFull,
+    #[error("you are already seated at seat {seat}")]
+    AlreadySeated { seat: Seat },
+    #[error("you are not seated in this game")]
+    NotSeated,
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+}
+
+impl TableError {
+    /// A stable name for `ErrorInfo.reason`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            TableError::NotOpen => "GAME_NOT_OPEN",
+            TableError::NotRunning => "GAME_NOT_RUNNING",
+            TableError::NoSuchSeat { .. } => "NO_SUCH_SEAT",
+            TableError::SeatTaken { .. } => "SEAT_TAKEN",
+            TableError::TableFull => "TABLE_FULL",
+            TableError::AlreadySeated { .. } => "ALREADY_SEATED",
+            TableError::NotSeated => "NOT_SEATED",
+            TableError::Rule(rule) => rule.rule(),
+        }
+    }
+}
+
+/// The live state of a table. Cloned before an action is tried, so a failed action or a
+/// failed commit leaves the table as it was; shared read-only with watchers afterwards.
+#[derive(Debug, Clone)]
+pub struct TableState {
+    pub seats: Vec<Option<PlayerInfo>>,
+    pub game: Option<Game>,
+    pub status: Status,
+    /// Turns in a row each seat's clock ran out.
+    pub timeouts_in_a_row: Vec<u32>,
+    pub forfeited: Vec<bool>,
+}
+
+impl TableState {
+    pub fn new(settings: &Settings) -> TableState {
+        let n = usize::from(settings.players);
+        TableState {
+            seats: vec![None; n],
+            game: None,
+            status: Status::Open,
+            timeouts_in_a_row: vec![0; n],
+            forfeited: vec![false; n],
+        }
+    }
+
+    pub fn seat_of(&self, player_id: &str) -> Option<Seat> {
+        self.seats
+            .iter()
+            .position(|p| p.as_ref().is_some_and(|p| p.id == player_id))
+            .map(|i| Seat::try_from(i).expect("at most 4 seats"))
+    }
+
+    pub fn to_move(&self) -> Option<Seat> {
+        match self.status {
+            Status::Running => self.game.as_ref().and_then(Game::to_move),
+            _ => None,
+        }
+    }
+
+    pub fn winners(&self) -> Vec<Seat> {
+        self.game
+            .as_ref()
+            .and_then(Game::outcome)
+            .map(|o| o.winners.clone())
+            .unwrap_or_default()
+    }
+
+    /// The seat a joining player gets, or why it cannot join.
+    pub fn seat_for(&self, player_id: &str, wanted: Option<Seat>) -> Result<Seat, TableError> {
+        if self.status != Status::Open {
+            return Err(TableError::NotOpen);
+        }
+        if let Some(seat) = self.seat_of(player_id) {
+            return Err(TableError::AlreadySeated { seat });
+        }
+        let players = u8::try_from(self.seats.len()).expect("at most 4 seats");
+        match wanted {
+            Some(seat) if seat >= players => Err(TableError::NoSuchSeat { seat, players }),
+            Some(seat) if self.seats[usize::from(seat)].is_some() => {
+                Err(TableError::SeatTaken { seat })
+            }
+            Some(seat) => Ok(seat),
+            None => self
+                .seats
+                .iter()
+                .position(Option::is_none)
+                .map(|i| Seat::try_from(i).expect("at most 4 seats"))
+                .ok_or(TableError::TableFull),
+        }
+    }
+
+    /// The turn the server plays for a seat whose clock ran out: no placement and the first
+    /// card of its legal cards (the engine lists them in a fixed order), so replays agree.
+    pub fn default_turn(&self, seat: Seat) -> Option<Turn> {
+        let legal = self.game.as_ref()?.legal_turns(seat)?;
+        legal.cards.first().copied().map(Turn::play)
+    }
+
+    /// Applies one action. On error nothing has changed.
+    pub fn apply(
+        &mut self,
+        record: &GameRecord,
+        action: &Action,
+    ) -> Result<Vec<TableEvent>, TableError> {
+        match action {
+            Action::Join { seat, player } => {
+                let got = self.seat_for(&player.id, Some(*seat))?;
+                self.seats[usize::from(got)] = Some(player.clone());
+                let mut events = vec![TableEvent::Joined {
+                    seat: got,
+                    player: player.clone(),
+                }];
+                if self.seats.iter().all(Option::is_some) {
+                    let config = record.settings.engine_config(record.seed);
+                    // Settings were validated at creation, so the config is valid.
+                    let (game, started) = Game::start(&config)
+                        .unwrap_or_else(|e| panic!("stored settings are invalid: {e}"));
+                    self.game = Some(game);
+                    self.status = Status::Running;
+                    events.extend(started.into_iter().map(|event| TableEvent::Game {
+                        event,
+                        by_timeout: false,
+                    }));
+                }
+                Ok(events)
+            }
+            Action::Leave { seat } => {
+                if self.status != Status::Open {
+                    return Err(TableError::NotOpen);
+                }
+                let player = self
+                    .seats
+                    .get_mut(usize::from(*seat))
+                    .and_then(Option::take)
+                    .ok_or(TableError::NotSeated)?;
+                Ok(vec![TableEvent::Left {
+                    seat: *seat,
+                    player,
+                }])
+            }
+            Action::Turn {
+                seat,
+                turn,
+                by_timeout,
+            } => {
+                if self.status != Status::Running {
+                    return Err(if self.status == Status::Open {
+                        TableError::NotRunning
+                    } else {
+                        TableError::Rule(RuleError::GameOver)
+                    });
+                }
+                let game = self.game.as_mut().expect("a running table has a game");
+                let events = game.apply(*seat, turn)?;
+                let i = usize::from(*seat);
+                if *by_timeout {
+                    self.timeouts_in_a_row[i] += 1;
+                    if self.timeouts_in_a_row[i] >= TIMEOUTS_TO_FORFEIT {
+                        self.forfeited[i] = true;
+                    }
+                } else {
+                    self.timeouts_in_a_row[i] = 0;
+                }
+                if game.is_over() {
+                    self.status = Status::Finished;
+                }
+                Ok(events
+                    .into_iter()
+                    .map(|event| TableEvent::Game {
+                        event,
+                        by_timeout: *by_timeout,
+                    })
+                    .collect())
+            }
+            Action::Abort { reason } => {
+                if self.status.is_over() {
+                    return Err(TableError::Rule(RuleError::GameOver));
+                }
+                self.status = Status::Aborted;
+                Ok(vec![TableEvent::Aborted {
+                    reason: reason.clone(),
+                }])
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(players: u8) -> GameRecord {
+        GameRecord {
+            id: "g".into(),
+            settings: Settings::new(players, vec![], 0, Visibility::Public).unwrap(),
+            seed: 7,
+            created_by: "p0".into(),
+            created_at: 0,
+            ladder: false,
+        }
+    }
+
+    fn player(i: u8) -> PlayerInfo {
+        PlayerInfo {
+            id: format!("p{i}"),
+            display_name: format!("Player {i}"),
+            is_bot: false,
+        }
+    }
+
+    #[test]
+    fn the_game_starts_when_the_last_seat_is_taken() {
+        let record = record(2);
+        let mut table = TableState::new(&record.settings);
+        let first = Action::Join {
+            seat: 1,
+            player: player(0),
+        };
+        assert_eq!(table.apply(&record, &first).unwrap().len(), 1);
+        assert_eq!(table.status, Status::Open);
+        assert_eq!(
+            table.seat_for("p0", None),
+            Err(TableError::AlreadySeated { seat: 1 })
+        );
+        assert_eq!(
+            table.seat_for("p1", Some(1)),
+            Err(TableError::SeatTaken { seat: 1 })
+        );
+        assert_eq!(table.seat_for("p1", None), Ok(0));
+        let events = table
+            .apply(
+                &record,
+                &Action::Join {
+                    seat: 0,
+                    player: player(1),
+                },
+            )
+            .unwrap();
+        assert_eq!(table.status, Status::Running);
+        assert!(events.len() > 2, "join, game started, round started, hands");
+        assert_eq!(table.seat_for("p9", None), Err(TableError::NotOpen));
+        assert_eq!(
+            table.apply(&record, &Action::Leave { seat: 0 }),
+            Err(TableError::NotOpen)
+        );
+    }
+
+    #[test]
+    fn leaving_frees_the_seat_and_errors_change_nothing() {
+        let record = record(3);
+        let mut table = TableState::new(&record.settings);
+        table
+            .apply(
+                &record,
+                &Action::Join {
+                    seat: 2,
+                    player: player(0),
+                },
+            )
+            .unwrap();
+        let before = format!("{table:?}");
+        assert_eq!(
+            table.apply(&record, &Action::Leave { seat: 0 }),
+            Err(TableError::NotSeated)
+        );
+        let turn = Action::Turn {
+            seat: 2,
+            turn: Turn::play(theboss_engine::City::NewYork.cards().next().unwrap()),
+            by_timeout: false,
+        };
+        assert_eq!(table.apply(&record, &turn), Err(TableError::NotRunning));
+        assert_eq!(format!("{table:?}"), before);
+        table.apply(&record, &Action::Leave { seat: 2 }).unwrap();
+        assert_eq!(table.seat_of("p0"), None);
+    }
+
+    #[test]
+    fn three_timeouts_in_a_row_forfeit_and_a_real_turn_resets_the_count() {
+        let record = record(2);
+        let mut table = TableState::new(&record.settings);
+        for seat in 0..2 {
+            table
+                .apply(
+                    &record,
+                    &Action::Join {
+                        seat,
+                        player: player(seat),
+                    },
+                )
+                .unwrap();
+        }
+        // Seat 0 always times out; seat 1 times out twice, then plays by hand.
+        let mut seat1_turns = 0;
+        while let Some(seat) = table.to_move() {
+            let turn = table.default_turn(seat).unwrap();
+            let by_timeout = seat == 0 || seat1_turns < 2;
+            if seat == 1 {
+                seat1_turns += 1;
+            }
+            table
+                .apply(
+                    &record,
+                    &Action::Turn {
+                        seat,
+                        turn,
+                        by_timeout,
+                    },
+                )
+                .unwrap();
+            if seat == 1 && seat1_turns == 2 {
+                assert_eq!(table.timeouts_in_a_row[1], 2);
+                assert!(!table.forfeited[1]);
+            }
+        }
+        assert_eq!(table.status, Status::Finished);
+        assert!(table.forfeited[0] && table.timeouts_in_a_row[0] >= TIMEOUTS_TO_FORFEIT);
+        assert!(!table.forfeited[1] && table.timeouts_in_a_row[1] == 0);
+        assert!(!table.winners().is_empty());
+    }
+
+    #[test]
+    fn abort_ends_a_table_once() {
+        let record = record(2);
+        let mut table = TableState::new(&record.settings);
+        let abort = Action::Abort {
+            reason: "test".into(),
+        };
+        table.apply(&record, &abort).unwrap();
+        assert_eq!(table.status, Status::Aborted);
+        assert_eq!(
+            table.apply(&record, &abort),
+            Err(TableError::Rule(RuleError::GameOver))
+        );
+    }
+}

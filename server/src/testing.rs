@@ -1,0 +1,198 @@
+//! Helpers for tests that need a real server: an in-process server on `127.0.0.1:0` over a
+//! fresh SQLite file or a fresh PostgreSQL schema, and an authenticated test player. Used by
+//! this crate's tests and by the clients' end-to-end tests.
+//!
+//! PostgreSQL comes from `DATABASE_URL_TEST` (default
+//! `postgres://postgres@127.0.0.1:5432/test`). If it cannot be reached, tests fail loudly:
+//! they are never skipped.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use theboss::v1::{self, game_service_client::GameServiceClient};
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tonic::transport::Channel;
+
+use crate::store::{PostgresStore, SqliteStore, Store};
+use crate::{Options, ServerError, run};
+
+const DEFAULT_TEST_DATABASE: &str = "postgres://postgres@127.0.0.1:5432/test";
+const SCHEMA_PREFIX: &str = "theboss_test_";
+
+/// The PostgreSQL URL tests run against.
+pub fn postgres_base_url() -> String {
+    std::env::var("DATABASE_URL_TEST").unwrap_or_else(|_| DEFAULT_TEST_DATABASE.to_string())
+}
+
+/// A URL to a new, empty schema of the test database. Schemas that earlier runs left behind
+/// for more than an hour are dropped.
+pub async fn fresh_postgres_url() -> String {
+    let base = postgres_base_url();
+    let pool = sqlx::PgPool::connect(&base).await.unwrap_or_else(|e| {
+        panic!(
+            "PostgreSQL tests need a server at {base} (set DATABASE_URL_TEST; .ci/run starts one): {e}"
+        )
+    });
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .expect("after 1970")
+        .as_secs();
+    let old: Vec<(String,)> = sqlx::query_as(
+        "SELECT schema_name::text FROM information_schema.schemata WHERE schema_name LIKE 'theboss_test_%'",
+    )
+    .fetch_all(&pool)
+    .await
+    .expect("list schemas");
+    for (name,) in old {
+        let created = name
+            .strip_prefix(SCHEMA_PREFIX)
+            .and_then(|rest| rest.split('_').next())
+            .and_then(|secs| secs.parse::<u64>().ok());
+        if created.is_some_and(|t| t + 3600 < now) {
+            // Another run may be dropping it too; either way it goes.
+            let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DROP SCHEMA IF EXISTS \"{name}\" CASCADE"
+            )))
+            .execute(&pool)
+            .await;
+        }
+    }
+    let schema = format!("{SCHEMA_PREFIX}{now}_{}", uuid::Uuid::new_v4().simple());
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA \"{schema}\"")))
+        .execute(&pool)
+        .await
+        .expect("create a test schema");
+    pool.close().await;
+    let separator = if base.contains('?') { '&' } else { '?' };
+    format!("{base}{separator}options[search_path]={schema}")
+}
+
+pub async fn postgres_store() -> Arc<dyn Store> {
+    let url = fresh_postgres_url().await;
+    Arc::new(
+        PostgresStore::connect(&url)
+            .await
+            .expect("connect to the test schema"),
+    )
+}
+
+/// A store on a new SQLite file, and the directory that holds it (deleted on drop).
+pub async fn sqlite_store() -> (Arc<dyn Store>, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let url = format!("sqlite://{}", dir.path().join("theboss.db").display());
+    let store = SqliteStore::connect(&url).await.expect("open SQLite");
+    (Arc::new(store), dir)
+}
+
+/// A server running in this process until [`TestServer::stop`] or drop.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<Result<(), ServerError>>>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl TestServer {
+    pub async fn start(store: Arc<dyn Store>, options: Options) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("bound");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(run(listener, store, options, async {
+            let _ = stopped.await;
+        }));
+        TestServer {
+            addr,
+            stop: Some(stop),
+            task: Some(task),
+            _dir: None,
+        }
+    }
+
+    pub async fn sqlite() -> TestServer {
+        TestServer::sqlite_with(Options::default()).await
+    }
+
+    pub async fn sqlite_with(options: Options) -> TestServer {
+        let (store, dir) = sqlite_store().await;
+        let mut server = TestServer::start(store, options).await;
+        server._dir = Some(dir);
+        server
+    }
+
+    pub async fn postgres() -> TestServer {
+        TestServer::start(postgres_store().await, Options::default()).await
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub async fn channel(&self) -> Channel {
+        Channel::from_shared(self.url())
+            .expect("a valid URL")
+            .connect()
+            .await
+            .expect("connect to the test server")
+    }
+
+    /// Registers a player and returns a client that authenticates as it.
+    pub async fn player(&self, name: &str) -> TestPlayer {
+        let mut client = GameServiceClient::new(self.channel().await);
+        let registered = client
+            .register(v1::RegisterRequest {
+                display_name: name.to_string(),
+                is_bot: false,
+            })
+            .await
+            .expect("register")
+            .into_inner();
+        TestPlayer {
+            id: registered.player_id,
+            token: registered.api_token,
+            client,
+        }
+    }
+
+    /// Stops the server gracefully and waits for it.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await.expect("server task").expect("server run");
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// A registered player with a client of its own.
+#[derive(Clone)]
+pub struct TestPlayer {
+    pub id: String,
+    pub token: String,
+    pub client: GameServiceClient<Channel>,
+}
+
+impl TestPlayer {
+    /// A request carrying this player's credentials.
+    pub fn request<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {}", self.token)
+                .parse()
+                .expect("tokens are ASCII"),
+        );
+        request
+    }
+}

@@ -1,0 +1,177 @@
+//! One task per `WatchGame` stream: it sends the snapshot or the missed updates, then each
+//! live update as this viewer may see it, and a keep-alive whenever the game is quiet. A
+//! watcher that falls behind re-reads what it missed from the actor instead of failing.
+//! The stream ends after the game ends.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use theboss::v1::{self, watch_game_response::Message};
+use theboss_engine::Viewer;
+use tokio::sync::watch as signal;
+use tokio::sync::{broadcast, mpsc};
+use tonic::Status;
+
+use crate::actor::{Batch, GameHandle, Subscription};
+use crate::wire::{self, now_micros};
+
+pub type WatchItem = Result<v1::WatchGameResponse, Status>;
+
+/// Streams a game to one player (seat view if seated, spectator otherwise: re-decided per
+/// batch, so a watcher who joins starts seeing its hand).
+pub fn spawn(
+    game: GameHandle,
+    player_id: String,
+    subscription: Subscription,
+    after_seq: Option<u64>,
+    keep_alive: Duration,
+    stopping: signal::Receiver<bool>,
+) -> mpsc::Receiver<WatchItem> {
+    let (tx, rx) = mpsc::channel(32);
+    tokio::spawn(async move {
+        let mut watcher = Watcher {
+            tx,
+            player_id,
+            last_seq: 0,
+        };
+        if let Err(Closed) = watcher
+            .run(game, subscription, after_seq, keep_alive, stopping)
+            .await
+        {
+            tracing::debug!("watcher went away");
+        }
+    });
+    rx
+}
+
+/// The client stopped listening.
+struct Closed;
+
+struct Watcher {
+    tx: mpsc::Sender<WatchItem>,
+    player_id: String,
+    /// The last sequence number this watcher has accounted for.
+    last_seq: u64,
+}
+
+impl Watcher {
+    async fn send(&self, message: Message) -> Result<(), Closed> {
+        self.tx
+            .send(Ok(v1::WatchGameResponse {
+                message: Some(message),
+            }))
+            .await
+            .map_err(|_| Closed)
+    }
+
+    fn viewer(&self, batch: &Batch) -> Viewer {
+        wire::viewer_of(&batch.state, &self.player_id)
+    }
+
+    /// Sends a batch's updates past `last_seq`. Returns whether the game is over.
+    async fn forward(&mut self, batch: &Batch) -> Result<bool, Closed> {
+        if batch.seq_after() > self.last_seq {
+            for update in batch.updates(self.viewer(batch), self.last_seq) {
+                self.send(Message::Update(update)).await?;
+            }
+            self.last_seq = batch.seq_after();
+        }
+        Ok(batch.state.status.is_over())
+    }
+
+    async fn run(
+        &mut self,
+        game: GameHandle,
+        subscription: Subscription,
+        after_seq: Option<u64>,
+        keep_alive: Duration,
+        mut stopping: signal::Receiver<bool>,
+    ) -> Result<(), Closed> {
+        let Subscription {
+            backlog,
+            latest,
+            mut live,
+        } = subscription;
+        match after_seq {
+            None => {
+                self.send(Message::Snapshot(latest.view(self.viewer(&latest))))
+                    .await?;
+                self.last_seq = latest.seq_after();
+                if latest.state.status.is_over() {
+                    return Ok(());
+                }
+            }
+            Some(after) => {
+                self.last_seq = after;
+                if self.catch_up(&backlog).await? || latest.state.status.is_over() {
+                    return Ok(());
+                }
+            }
+        }
+        let mut ticker = tokio::time::interval(keep_alive);
+        ticker.reset();
+        loop {
+            tokio::select! {
+                () = self.tx.closed() => return Err(Closed),
+                () = async {
+                    // An error means the server is gone, which is also a stop.
+                    let _ = stopping.wait_for(|stopping| *stopping).await;
+                } => {
+                    let _ = self
+                        .tx
+                        .send(Err(Status::unavailable(
+                            "the server is shutting down; reconnect with after_seq",
+                        )))
+                        .await;
+                    return Ok(());
+                }
+                received = live.recv() => match received {
+                    Ok(batch) => {
+                        ticker.reset();
+                        if self.forward(&batch).await? {
+                            return Ok(());
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        match game.watch(Some(self.last_seq)).await {
+                            Ok(again) => {
+                                live = again.live;
+                                if self.catch_up(&again.backlog).await? {
+                                    return Ok(());
+                                }
+                            }
+                            Err(error) => {
+                                let _ = self.tx.send(Err(error.into())).await;
+                                return Ok(());
+                            }
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => {
+                        let _ = self
+                            .tx
+                            .send(Err(Status::unavailable(
+                                "the game was unloaded; reconnect with after_seq",
+                            )))
+                            .await;
+                        return Ok(());
+                    }
+                },
+                _ = ticker.tick() => {
+                    self.send(Message::KeepAlive(v1::KeepAlive {
+                        seq: self.last_seq,
+                        server_time: Some(wire::timestamp(now_micros())),
+                    }))
+                    .await?;
+                }
+            }
+        }
+    }
+
+    async fn catch_up(&mut self, backlog: &[Arc<Batch>]) -> Result<bool, Closed> {
+        let mut over = false;
+        for batch in backlog {
+            over = self.forward(batch).await?;
+        }
+        Ok(over)
+    }
+}

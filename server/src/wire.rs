@@ -1,0 +1,232 @@
+//! The server's own types on the wire: tables, players, settings, statuses, timestamps.
+//! Everything engine-shaped goes through `theboss::convert`, the one engine↔wire mapping;
+//! this module only adds what the server knows on top (ids, seats' players, sequence
+//! numbers, deadlines, clocks).
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use theboss::convert::{self, city_from_wire, city_to_wire, event_to_wire, view_to_wire};
+use theboss::v1;
+use theboss_engine::{Seat, Viewer};
+
+use crate::error::ApiError;
+use crate::store::GameListing;
+use crate::table::{GameRecord, PlayerInfo, Settings, Status, TableEvent, TableState, Visibility};
+
+/// The longest turn time limit a game may set: one day.
+pub const MAX_TURN_TIME_LIMIT_SECS: u32 = 86_400;
+
+pub fn now_micros() -> i64 {
+    micros(SystemTime::now())
+}
+
+pub fn micros(time: SystemTime) -> i64 {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    i64::try_from(since.as_micros()).unwrap_or(i64::MAX)
+}
+
+pub fn timestamp(micros: i64) -> prost_types::Timestamp {
+    let time = UNIX_EPOCH + Duration::from_micros(u64::try_from(micros).unwrap_or(0));
+    prost_types::Timestamp::from(time)
+}
+
+pub fn status_to_wire(status: Status) -> v1::GameStatus {
+    match status {
+        Status::Open => v1::GameStatus::Open,
+        Status::Running => v1::GameStatus::Running,
+        Status::Finished => v1::GameStatus::Finished,
+        Status::Aborted => v1::GameStatus::Aborted,
+    }
+}
+
+pub fn status_from_wire(value: i32, field: &str) -> Result<Status, ApiError> {
+    match v1::GameStatus::try_from(value) {
+        Ok(v1::GameStatus::Open) => Ok(Status::Open),
+        Ok(v1::GameStatus::Running) => Ok(Status::Running),
+        Ok(v1::GameStatus::Finished) => Ok(Status::Finished),
+        Ok(v1::GameStatus::Aborted) => Ok(Status::Aborted),
+        _ => Err(ApiError::invalid(
+            field,
+            format!("{value} is not a game status"),
+        )),
+    }
+}
+
+pub fn settings_to_wire(settings: &Settings) -> v1::GameSettings {
+    v1::GameSettings {
+        players: u32::from(settings.players),
+        cities: settings
+            .cities
+            .iter()
+            .map(|&c| city_to_wire(c) as i32)
+            .collect(),
+        turn_time_limit_seconds: settings.turn_time_limit_secs,
+        visibility: match settings.visibility {
+            Visibility::Public => v1::Visibility::Public,
+            Visibility::Unlisted => v1::Visibility::Unlisted,
+        } as i32,
+    }
+}
+
+/// Checks requested settings; the error names the offending field.
+pub fn settings_from_wire(settings: Option<&v1::GameSettings>) -> Result<Settings, ApiError> {
+    let settings = settings.ok_or_else(|| ApiError::invalid("settings", "required"))?;
+    let players = u8::try_from(settings.players)
+        .ok()
+        .filter(|p| (2..=4).contains(p))
+        .ok_or_else(|| {
+            ApiError::invalid(
+                "settings.players",
+                format!(
+                    "The Boss is played by 2 to 4 players, not {}",
+                    settings.players
+                ),
+            )
+        })?;
+    let cities = settings
+        .cities
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| city_from_wire(c, &format!("settings.cities[{i}]")))
+        .collect::<Result<Vec<_>, _>>()?;
+    if settings.turn_time_limit_seconds > MAX_TURN_TIME_LIMIT_SECS {
+        return Err(ApiError::invalid(
+            "settings.turn_time_limit_seconds",
+            format!("at most {MAX_TURN_TIME_LIMIT_SECS} seconds"),
+        ));
+    }
+    let visibility = match v1::Visibility::try_from(settings.visibility) {
+        Ok(v1::Visibility::Unspecified | v1::Visibility::Public) => Visibility::Public,
+        Ok(v1::Visibility::Unlisted) => Visibility::Unlisted,
+        Err(_) => {
+            return Err(ApiError::invalid(
+                "settings.visibility",
+                format!("{} is not a visibility", settings.visibility),
+            ));
+        }
+    };
+    Settings::new(
+        players,
+        cities,
+        settings.turn_time_limit_seconds,
+        visibility,
+    )
+    .map_err(|e| ApiError::invalid("settings.cities", e.to_string()))
+}
+
+pub fn player_to_wire(seat: Seat, player: &PlayerInfo) -> v1::SeatPlayer {
+    v1::SeatPlayer {
+        seat: u32::from(seat),
+        player_id: player.id.clone(),
+        display_name: player.display_name.clone(),
+        is_bot: player.is_bot,
+    }
+}
+
+/// Who a player is at this table.
+pub fn viewer_of(state: &TableState, player_id: &str) -> Viewer {
+    state
+        .seat_of(player_id)
+        .map_or(Viewer::Spectator, Viewer::Seat)
+}
+
+/// A viewer's whole view of a table after event `seq`. `deadline` is when the seat to move
+/// will be played for (micros), if the game has a clock.
+pub fn table_view(
+    record: &GameRecord,
+    state: &TableState,
+    viewer: Viewer,
+    seq: u64,
+    deadline: Option<i64>,
+) -> v1::GameView {
+    let mut view = match &state.game {
+        Some(game) => view_to_wire(&game.view(viewer)),
+        None => v1::GameView {
+            viewer_seat: match viewer {
+                Viewer::Seat(s) => Some(u32::from(s)),
+                Viewer::Spectator => None,
+            },
+            seats: (0..record.settings.players)
+                .map(|seat| v1::SeatView {
+                    seat: u32::from(seat),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        },
+    };
+    view.game_id = record.id.clone();
+    view.status = status_to_wire(state.status) as i32;
+    view.settings = Some(settings_to_wire(&record.settings));
+    view.seq = seq;
+    if state.status != Status::Running {
+        view.to_move = None;
+        view.legal = None;
+    }
+    for seat_view in &mut view.seats {
+        let i = seat_view.seat as usize;
+        seat_view.player = state.seats[i]
+            .as_ref()
+            .map(|p| player_to_wire(seat_view.seat as Seat, p));
+        seat_view.timeouts_in_a_row = state.timeouts_in_a_row[i];
+        seat_view.forfeited = state.forfeited[i];
+    }
+    if let (Some(legal), Some(deadline)) = (view.legal.as_mut(), deadline) {
+        legal.deadline = Some(timestamp(deadline));
+    }
+    view
+}
+
+pub fn table_event_to_wire(event: &TableEvent) -> v1::GameEvent {
+    use v1::game_event::Kind;
+    let kind = match event {
+        TableEvent::Joined { seat, player } => Kind::PlayerJoined(v1::PlayerJoined {
+            player: Some(player_to_wire(*seat, player)),
+        }),
+        TableEvent::Left { seat, player } => Kind::PlayerLeft(v1::PlayerLeft {
+            player: Some(player_to_wire(*seat, player)),
+        }),
+        TableEvent::Game { event, by_timeout } => {
+            let mut wire = event_to_wire(&event.event);
+            if let Some(Kind::TurnTaken(turn)) = wire.kind.as_mut() {
+                turn.by_timeout = *by_timeout;
+            }
+            return wire;
+        }
+        TableEvent::Aborted { reason } => Kind::GameAborted(v1::GameAborted {
+            reason: reason.clone(),
+        }),
+    };
+    v1::GameEvent { kind: Some(kind) }
+}
+
+/// Whether a viewer may see an event: game events by their visibility, table events always;
+/// once the game is over, everything (`reveal_all`).
+pub fn visible(event: &TableEvent, viewer: Viewer, reveal_all: bool) -> bool {
+    match event {
+        TableEvent::Game { event, .. } => reveal_all || event.visible_to(viewer),
+        _ => true,
+    }
+}
+
+pub fn listing_to_wire(listing: &GameListing) -> v1::GameSummary {
+    v1::GameSummary {
+        game_id: listing.record.id.clone(),
+        settings: Some(settings_to_wire(&listing.record.settings)),
+        status: status_to_wire(listing.status) as i32,
+        seats: listing
+            .seats
+            .iter()
+            .map(|(seat, player)| player_to_wire(*seat, player))
+            .collect(),
+        created_at: Some(timestamp(listing.record.created_at)),
+        winners: listing.winners.iter().map(|&s| u32::from(s)).collect(),
+        ladder: listing.record.ladder,
+    }
+}
+
+/// A requested turn, checked for shape (the rules are checked by the engine).
+pub fn turn_from_wire(action: Option<&v1::TurnAction>) -> Result<theboss_engine::Turn, ApiError> {
+    let action = action.ok_or_else(|| ApiError::invalid("action", "required"))?;
+    Ok(convert::turn_from_wire(action, "action")?)
+}

@@ -1,0 +1,203 @@
+//! One test suite for the store, run on SQLite and on PostgreSQL.
+
+use std::sync::Arc;
+
+use theboss_engine::{City, Turn};
+use theboss_server::store::{Effects, GameQuery, NewPlayer, Store, StoreError, StoredAction};
+use theboss_server::table::{Action, GameRecord, PlayerInfo, Settings, Status, Visibility};
+use theboss_server::testing;
+
+fn player(n: u32) -> NewPlayer {
+    NewPlayer {
+        player: PlayerInfo {
+            id: format!("00000000-0000-4000-8000-{n:012}"),
+            display_name: format!("Player {n}"),
+            is_bot: n % 2 == 0,
+        },
+        token_hash: format!("hash-{n}"),
+        created_at: 1_000 + i64::from(n),
+    }
+}
+
+fn game(n: u32, created_by: &str, visibility: Visibility) -> GameRecord {
+    GameRecord {
+        id: format!("10000000-0000-4000-8000-{n:012}"),
+        settings: Settings::new(2, vec![], 30, visibility).unwrap(),
+        // Seeds use all 64 bits.
+        seed: u64::MAX - u64::from(n),
+        created_by: created_by.to_string(),
+        created_at: 2_000 + i64::from(n),
+        ladder: false,
+    }
+}
+
+fn join(seq: u64, seat: u8, who: &NewPlayer) -> StoredAction {
+    StoredAction {
+        seq,
+        action: Action::Join {
+            seat,
+            player: who.player.clone(),
+        },
+        player_id: Some(who.player.id.clone()),
+        idempotency_key: None,
+        at: 3_000 + seq as i64,
+    }
+}
+
+fn effects(status: Status) -> Effects {
+    Effects {
+        status,
+        winners: vec![],
+    }
+}
+
+async fn suite(store: Arc<dyn Store>) {
+    players_are_found_by_token_hash(&*store).await;
+    games_round_trip_with_their_log(&*store).await;
+    listing_filters_and_pages(&*store).await;
+}
+
+async fn players_are_found_by_token_hash(store: &dyn Store) {
+    let p = player(1);
+    store.create_player(&p).await.unwrap();
+    assert_eq!(
+        store.player_by_token_hash("hash-1").await.unwrap(),
+        Some(p.player.clone())
+    );
+    assert_eq!(store.player_by_token_hash("nope").await.unwrap(), None);
+    assert!(
+        store.create_player(&p).await.is_err(),
+        "ids and token hashes are unique"
+    );
+}
+
+async fn games_round_trip_with_their_log(store: &dyn Store) {
+    let (a, b) = (player(2), player(3));
+    store.create_player(&a).await.unwrap();
+    store.create_player(&b).await.unwrap();
+    let record = game(1, &a.player.id, Visibility::Public);
+    store.create_game(&record).await.unwrap();
+    assert!(store.unfinished_games().await.unwrap().contains(&record.id));
+
+    store
+        .append_action(&record.id, &join(1, 1, &a), &effects(Status::Open))
+        .await
+        .unwrap();
+    // A second writer with the same action number is refused, and nothing changes.
+    let err = store
+        .append_action(&record.id, &join(1, 0, &b), &effects(Status::Running))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Conflict { seq: 1, .. }), "{err}");
+    store
+        .append_action(&record.id, &join(2, 0, &b), &effects(Status::Running))
+        .await
+        .unwrap();
+    let turn = StoredAction {
+        seq: 3,
+        action: Action::Turn {
+            seat: 0,
+            turn: Turn::play(City::Boston.cards().nth(1).unwrap()),
+            by_timeout: true,
+        },
+        player_id: None,
+        idempotency_key: Some("key-1".into()),
+        at: 9_999,
+    };
+    store
+        .append_action(
+            &record.id,
+            &turn,
+            &Effects {
+                status: Status::Finished,
+                winners: vec![0, 1],
+            },
+        )
+        .await
+        .unwrap();
+
+    let loaded = store.load_game(&record.id).await.unwrap().unwrap();
+    assert_eq!(loaded.record, record);
+    assert_eq!(loaded.actions.len(), 3);
+    assert_eq!(loaded.actions[0], join(1, 1, &a));
+    assert_eq!(loaded.actions[2], turn);
+    assert!(!store.unfinished_games().await.unwrap().contains(&record.id));
+    assert_eq!(store.load_game("missing").await.unwrap(), None);
+
+    let page = store
+        .list_games(&GameQuery {
+            statuses: vec![Status::Finished],
+            seated: Some(b.player.id.clone()),
+            viewer: b.player.id.clone(),
+            limit: 10,
+            after: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(page.games.len(), 1);
+    let listing = &page.games[0];
+    assert_eq!(listing.winners, vec![0, 1]);
+    assert_eq!(
+        listing
+            .seats
+            .iter()
+            .map(|(s, p)| (*s, p.id.clone()))
+            .collect::<Vec<_>>(),
+        vec![(0, b.player.id.clone()), (1, a.player.id.clone())]
+    );
+}
+
+async fn listing_filters_and_pages(store: &dyn Store) {
+    let (owner, other) = (player(10), player(11));
+    store.create_player(&owner).await.unwrap();
+    store.create_player(&other).await.unwrap();
+    for n in 100..105 {
+        store
+            .create_game(&game(n, &owner.player.id, Visibility::Public))
+            .await
+            .unwrap();
+    }
+    let hidden = game(105, &owner.player.id, Visibility::Unlisted);
+    store.create_game(&hidden).await.unwrap();
+    let mut query = GameQuery {
+        statuses: vec![Status::Open],
+        seated: None,
+        viewer: other.player.id.clone(),
+        limit: 2,
+        after: None,
+    };
+    let mut seen = Vec::new();
+    loop {
+        let page = store.list_games(&query).await.unwrap();
+        assert!(page.games.len() <= 2);
+        seen.extend(page.games.iter().map(|g| g.record.id.clone()));
+        match page.next {
+            Some(next) => query.after = Some(next),
+            None => break,
+        }
+    }
+    let expected: Vec<String> = (100..105)
+        .rev()
+        .map(|n| game(n, "", Visibility::Public).id)
+        .collect();
+    assert_eq!(seen, expected, "newest first, every open public game once");
+    // The creator sees its unlisted game; others do not.
+    query.viewer = owner.player.id.clone();
+    query.after = None;
+    query.limit = 100;
+    let mine = store.list_games(&query).await.unwrap();
+    assert_eq!(mine.games[0].record.id, hidden.id);
+    query.statuses = vec![Status::Running, Status::Aborted];
+    assert!(store.list_games(&query).await.unwrap().games.is_empty());
+}
+
+#[tokio::test]
+async fn sqlite_store_passes_the_suite() {
+    let (store, _dir) = testing::sqlite_store().await;
+    suite(store).await;
+}
+
+#[tokio::test]
+async fn postgres_store_passes_the_suite() {
+    suite(testing::postgres_store().await).await;
+}
