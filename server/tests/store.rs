@@ -12,7 +12,7 @@ fn player(n: u32) -> NewPlayer {
         player: PlayerInfo {
             id: format!("00000000-0000-4000-8000-{n:012}"),
             display_name: format!("Player {n}"),
-            is_bot: n % 2 == 0,
+            is_bot: n.is_multiple_of(2),
         },
         token_hash: format!("hash-{n}"),
         created_at: 1_000 + i64::from(n),

@@ -1,0 +1,190 @@
+//! Shared drivers for the gRPC integration tests: seating players, choosing turns from a
+//! view's legal set, playing games to the end and collecting streams.
+
+#![allow(dead_code)] // each test binary uses its own part of these helpers
+
+use theboss::v1::{self, watch_game_response::Message};
+use theboss_engine::GameRng;
+use theboss_server::testing::{TestPlayer, TestServer};
+use tokio::task::JoinHandle;
+use tonic::Code;
+
+pub fn settings(players: u32) -> v1::GameSettings {
+    v1::GameSettings {
+        players,
+        cities: vec![],
+        turn_time_limit_seconds: 0,
+        visibility: v1::Visibility::Public as i32,
+    }
+}
+
+/// Registers `n` players, creates a game with `seed`, and seats them in order.
+pub async fn seated_game(server: &TestServer, n: u32, seed: u64) -> (String, Vec<TestPlayer>) {
+    let mut players = Vec::new();
+    for i in 0..n {
+        players.push(server.player(&format!("Player {i}")).await);
+    }
+    let game_id = create(&players[0], settings(n), Some(seed)).await;
+    for (i, p) in players.iter().enumerate() {
+        let joined = p
+            .client
+            .clone()
+            .join_game(p.request(v1::JoinGameRequest {
+                game_id: game_id.clone(),
+                seat: Some(i as u32),
+            }))
+            .await
+            .expect("join")
+            .into_inner();
+        assert_eq!(joined.seat, i as u32);
+        assert_eq!(joined.started, i as u32 == n - 1);
+    }
+    (game_id, players)
+}
+
+pub async fn create(p: &TestPlayer, settings: v1::GameSettings, seed: Option<u64>) -> String {
+    p.client
+        .clone()
+        .create_game(p.request(v1::CreateGameRequest {
+            settings: Some(settings),
+            seed,
+        }))
+        .await
+        .expect("create")
+        .into_inner()
+        .game_id
+}
+
+pub async fn view(p: &TestPlayer, game_id: &str) -> v1::GameView {
+    p.client
+        .clone()
+        .get_view(p.request(v1::GetViewRequest {
+            game_id: game_id.to_string(),
+        }))
+        .await
+        .expect("view")
+        .into_inner()
+        .view
+        .expect("a view")
+}
+
+/// A random legal turn from a view's legal set (half the time without placement).
+pub fn pick(view: &v1::GameView, rng: &mut GameRng) -> v1::TurnAction {
+    let legal = view.legal.as_ref().expect("it is the viewer's turn");
+    let card = legal.cards[rng.below(legal.cards.len() as u32) as usize];
+    let mut options = Vec::new();
+    for o in &legal.placements {
+        for e in 0..=o.max_experts {
+            for c in 0..=o.max_occasionals {
+                let enough = e + c >= o.min_gangsters.max(1);
+                let backed = c == 0 || e > 0 || o.expert_present;
+                if enough && backed {
+                    options.push(v1::Placement {
+                        location: o.location,
+                        experts: e,
+                        occasionals: c,
+                    });
+                }
+            }
+        }
+    }
+    let placement = (!options.is_empty() && rng.below(2) == 0)
+        .then(|| options[rng.below(options.len() as u32) as usize]);
+    v1::TurnAction {
+        placement,
+        card: Some(card),
+    }
+}
+
+pub async fn submit(
+    p: &TestPlayer,
+    game_id: &str,
+    expected_seq: u64,
+    key: &str,
+    action: v1::TurnAction,
+) -> Result<v1::SubmitActionResponse, tonic::Status> {
+    p.client
+        .clone()
+        .submit_action(p.request(v1::SubmitActionRequest {
+            game_id: game_id.to_string(),
+            expected_seq,
+            idempotency_key: key.to_string(),
+            action: Some(action),
+        }))
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+/// Plays one random legal turn for whoever is to move. Returns false once the game is over.
+pub async fn play_one(game_id: &str, players: &[TestPlayer], rng: &mut GameRng) -> bool {
+    let current = view(&players[0], game_id).await;
+    let Some(to_move) = current.to_move else {
+        return false;
+    };
+    let p = &players[to_move as usize];
+    let mine = view(p, game_id).await;
+    let action = pick(&mine, rng);
+    let key = format!("{}-{}", mine.seq, to_move);
+    let response = submit(p, game_id, mine.seq, &key, action)
+        .await
+        .expect("a legal turn is accepted");
+    assert!(response.seq > mine.seq);
+    true
+}
+
+/// Plays random legal turns until the game ends; returns how many turns were played.
+pub async fn play_to_end(game_id: &str, players: &[TestPlayer], seed: u64) -> usize {
+    let mut rng = GameRng::from_seed(seed);
+    let mut turns = 0;
+    while play_one(game_id, players, &mut rng).await {
+        turns += 1;
+    }
+    turns
+}
+
+/// Collects a `WatchGame` stream until it ends.
+pub fn collect(p: &TestPlayer, game_id: &str, after_seq: Option<u64>) -> JoinHandle<Vec<Message>> {
+    let p = p.clone();
+    let game_id = game_id.to_string();
+    tokio::spawn(async move {
+        let mut stream = p
+            .client
+            .clone()
+            .watch_game(p.request(v1::WatchGameRequest { game_id, after_seq }))
+            .await
+            .expect("watch")
+            .into_inner();
+        let mut messages = Vec::new();
+        while let Some(message) = stream.message().await.expect("a healthy stream") {
+            messages.push(message.message.expect("a message"));
+        }
+        messages
+    })
+}
+
+pub fn updates(messages: &[Message]) -> Vec<&v1::GameUpdate> {
+    messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Update(u) => Some(u),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn reason(status: &tonic::Status) -> String {
+    use tonic_types::StatusExt;
+    status
+        .get_details_error_info()
+        .map(|info| info.reason)
+        .unwrap_or_default()
+}
+
+pub fn assert_code(
+    result: Result<impl std::fmt::Debug, tonic::Status>,
+    code: Code,
+) -> tonic::Status {
+    let status = result.expect_err("the call must fail");
+    assert_eq!(status.code(), code, "{status:?}");
+    status
+}

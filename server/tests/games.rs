@@ -1,0 +1,426 @@
+//! Whole games through real gRPC: every player count, concurrency, audits of finished games,
+//! streams and their reconnection, idempotent retries, clocks, listing, health.
+
+mod common;
+
+use common::*;
+use theboss::v1::{self, game_event::Kind, watch_game_response::Message};
+use theboss_engine::{Game, GameConfig, GameRng};
+use theboss_server::testing::TestServer;
+use theboss_server::{ActorOptions, Options};
+use tonic::Code;
+
+/// Replays a finished game's public history with its revealed seed and checks that the
+/// engine reaches the same outcome: what a third party auditing a game would do.
+async fn audit(server: &TestServer, game_id: &str) {
+    let auditor = server.player("Auditor").await;
+    let history = auditor
+        .client
+        .clone()
+        .get_history(auditor.request(v1::GetHistoryRequest {
+            game_id: game_id.to_string(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    let seed = history.seed.expect("a finished game reveals its seed");
+    let mut players = 0;
+    let mut turns = Vec::new();
+    let mut hands_dealt = std::collections::HashSet::new();
+    let mut outcome = None;
+    for entry in &history.entries {
+        match entry.event.as_ref().and_then(|e| e.kind.as_ref()) {
+            Some(Kind::GameStarted(started)) => players = started.players,
+            Some(Kind::HandDealt(hand)) => {
+                hands_dealt.insert(hand.seat);
+            }
+            Some(Kind::TurnTaken(t)) => {
+                let turn =
+                    theboss::convert::turn_from_wire(t.action.as_ref().unwrap(), "a").unwrap();
+                turns.push((t.seat as u8, turn));
+            }
+            Some(Kind::GameEnded(ended)) => outcome = ended.outcome.clone(),
+            _ => {}
+        }
+    }
+    assert_eq!(
+        hands_dealt.len() as u32,
+        players,
+        "every hand is public once the game is over"
+    );
+    let replayed = Game::replay(&GameConfig::new(players as u8, seed), &turns).unwrap();
+    assert_eq!(
+        replayed.outcome().map(theboss::convert::outcome_to_wire),
+        outcome
+    );
+    let seqs: Vec<u64> = history.entries.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, (1..=seqs.len() as u64).collect::<Vec<_>>());
+}
+
+async fn complete_game(server: &TestServer, players: u32, seed: u64) {
+    let (game_id, seated) = seated_game(server, players, seed).await;
+    let streams: Vec<_> = seated
+        .iter()
+        .map(|p| collect(p, &game_id, Some(0)))
+        .collect();
+    let turns = play_to_end(&game_id, &seated, seed).await;
+    assert!(turns >= 3 * 5 * players as usize, "{turns} turns");
+    let final_view = view(&seated[0], &game_id).await;
+    assert_eq!(final_view.status, v1::GameStatus::Finished as i32);
+    let outcome = final_view.outcome.expect("an outcome");
+    assert!(!outcome.winners.is_empty());
+    for (seat, stream) in streams.into_iter().enumerate() {
+        let messages = stream.await.unwrap();
+        let updates = updates(&messages);
+        assert!(updates.windows(2).all(|w| w[0].seq < w[1].seq));
+        let last = updates.last().unwrap();
+        assert_eq!(last.seq, final_view.seq, "seat {seat} saw the end");
+        assert!(matches!(
+            last.event.as_ref().unwrap().kind,
+            Some(Kind::GameEnded(_))
+        ));
+    }
+    audit(server, &game_id).await;
+}
+
+#[tokio::test]
+async fn complete_games_for_two_three_and_four_players_on_sqlite() {
+    let server = TestServer::sqlite().await;
+    for players in 2..=4 {
+        complete_game(&server, players, 40 + u64::from(players)).await;
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn complete_four_player_game_on_postgres() {
+    let server = TestServer::postgres().await;
+    complete_game(&server, 4, 4).await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn concurrent_games_do_not_interfere() {
+    let server = TestServer::sqlite().await;
+    let games = (0..6u64).map(|i| {
+        let server = &server;
+        async move {
+            let (game_id, players) = seated_game(server, 2 + (i % 3) as u32, 100 + i).await;
+            play_to_end(&game_id, &players, i).await;
+            view(&players[0], &game_id).await
+        }
+    });
+    for finished in futures::future::join_all(games).await {
+        assert_eq!(finished.status, v1::GameStatus::Finished as i32);
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_reconnecting_watcher_gets_exactly_what_it_missed() {
+    let server = TestServer::sqlite().await;
+    let (game_id, players) = seated_game(&server, 3, 9).await;
+    let mut rng = GameRng::from_seed(9);
+    // A full stream from the start is the reference.
+    let reference = collect(&players[1], &game_id, Some(0));
+    for _ in 0..4 {
+        assert!(play_one(&game_id, &players, &mut rng).await);
+    }
+    // Drop a stream after its snapshot, play on, then resume from the snapshot's seq.
+    let first = collect_n(&players[1], &game_id, None, 1).await;
+    let Message::Snapshot(snapshot) = &first[0] else {
+        panic!("a snapshot first")
+    };
+    for _ in 0..5 {
+        assert!(play_one(&game_id, &players, &mut rng).await);
+    }
+    let resumed = collect(&players[1], &game_id, Some(snapshot.seq));
+    play_to_end(&game_id, &players, 10).await;
+    let reference = reference.await.unwrap();
+    let resumed = resumed.await.unwrap();
+    let expected: Vec<_> = updates(&reference)
+        .into_iter()
+        .filter(|u| u.seq > snapshot.seq)
+        .cloned()
+        .collect();
+    let got: Vec<_> = updates(&resumed).into_iter().cloned().collect();
+    assert!(!got.is_empty());
+    assert_eq!(got, expected);
+    // Resuming past the end of the game is refused.
+    let p = &players[0];
+    let status = p
+        .client
+        .clone()
+        .watch_game(p.request(v1::WatchGameRequest {
+            game_id: game_id.clone(),
+            after_seq: Some(1_000_000),
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    server.stop().await;
+}
+
+/// The first `n` messages of a stream, then the stream is dropped.
+async fn collect_n(
+    p: &theboss_server::testing::TestPlayer,
+    game_id: &str,
+    after_seq: Option<u64>,
+    n: usize,
+) -> Vec<Message> {
+    let mut stream = p
+        .client
+        .clone()
+        .watch_game(p.request(v1::WatchGameRequest {
+            game_id: game_id.to_string(),
+            after_seq,
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut out = Vec::new();
+    while out.len() < n {
+        out.push(stream.message().await.unwrap().unwrap().message.unwrap());
+    }
+    out
+}
+
+#[tokio::test]
+async fn a_retried_submission_returns_the_first_result_and_plays_once() {
+    let server = TestServer::sqlite().await;
+    let (game_id, players) = seated_game(&server, 2, 5).await;
+    let before = view(&players[0], &game_id).await;
+    let p = &players[before.to_move.unwrap() as usize];
+    let mine = view(p, &game_id).await;
+    let action = pick(&mine, &mut GameRng::from_seed(1));
+    let first = submit(p, &game_id, mine.seq, "key-1", action.clone())
+        .await
+        .unwrap();
+    let again = submit(p, &game_id, mine.seq, "key-1", action.clone())
+        .await
+        .unwrap();
+    assert_eq!(first, again);
+    assert_eq!(view(p, &game_id).await.seq, first.seq, "played once");
+    let history_turns = |h: v1::GetHistoryResponse| {
+        h.entries
+            .iter()
+            .filter(|e| matches!(e.event.as_ref().unwrap().kind, Some(Kind::TurnTaken(_))))
+            .count()
+    };
+    let history = p
+        .client
+        .clone()
+        .get_history(p.request(v1::GetHistoryRequest {
+            game_id: game_id.clone(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(history_turns(history), 1);
+    // The same key for another action is a client bug, and says so.
+    let other = v1::TurnAction {
+        placement: None,
+        card: mine
+            .hand
+            .iter()
+            .find(|c| Some(*c) != action.card.as_ref())
+            .cloned(),
+    };
+    let status = assert_code(
+        submit(p, &game_id, first.seq, "key-1", other).await,
+        Code::InvalidArgument,
+    );
+    assert!(status.message().contains("idempotency_key"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_expired_clock_plays_a_default_turn_and_shows_the_deadline() {
+    let server = TestServer::sqlite().await;
+    let players = [server.player("A").await, server.player("B").await];
+    let mut s = settings(2);
+    s.turn_time_limit_seconds = 1;
+    let game_id = create(&players[0], s, Some(3)).await;
+    for p in &players {
+        p.client
+            .clone()
+            .join_game(p.request(v1::JoinGameRequest {
+                game_id: game_id.clone(),
+                seat: None,
+            }))
+            .await
+            .unwrap();
+    }
+    let start = view(&players[0], &game_id).await;
+    let to_move = start.to_move.unwrap();
+    let mine = view(&players[to_move as usize], &game_id).await;
+    let deadline = mine
+        .legal
+        .unwrap()
+        .deadline
+        .expect("a clocked game has deadlines");
+    assert!(deadline.seconds > 0);
+    let stream = collect_n(&players[0], &game_id, Some(start.seq), 1).await;
+    let Message::Update(update) = &stream[0] else {
+        panic!("an update")
+    };
+    let Some(Kind::TurnTaken(turn)) = update.event.as_ref().unwrap().kind.clone() else {
+        panic!("a turn")
+    };
+    assert!(turn.by_timeout);
+    assert_eq!(turn.seat, to_move);
+    assert!(turn.action.unwrap().placement.is_none());
+    let seat = &update.view.as_ref().unwrap().seats[to_move as usize];
+    assert_eq!(seat.timeouts_in_a_row, 1);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn quiet_streams_get_keep_alives_and_end_on_shutdown() {
+    let options = Options {
+        keep_alive: std::time::Duration::from_millis(50),
+        actor: ActorOptions::default(),
+    };
+    let server = TestServer::sqlite_with(options).await;
+    let p = server.player("Lonely").await;
+    let game_id = create(&p, settings(3), None).await;
+    let messages = collect_n(&p, &game_id, None, 3).await;
+    assert!(matches!(messages[0], Message::Snapshot(_)));
+    assert!(
+        messages[1..]
+            .iter()
+            .all(|m| matches!(m, Message::KeepAlive(k) if k.seq == 0 && k.server_time.is_some()))
+    );
+    // A stream left open must not keep the server from stopping.
+    let open = collect(&p, &game_id, None);
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    server.stop().await;
+    let _ = open.await;
+}
+
+#[tokio::test]
+async fn lobby_join_leave_and_listing() {
+    let server = TestServer::sqlite().await;
+    let a = server.player("A").await;
+    let b = server.player("B").await;
+    let open = create(&a, settings(3), None).await;
+    let mut unlisted = settings(2);
+    unlisted.visibility = v1::Visibility::Unlisted as i32;
+    let hidden = create(&a, unlisted, None).await;
+    let join = |p: &theboss_server::testing::TestPlayer, game: &str, seat: Option<u32>| {
+        let p = p.clone();
+        let game_id = game.to_string();
+        async move {
+            p.client
+                .clone()
+                .join_game(p.request(v1::JoinGameRequest { game_id, seat }))
+                .await
+        }
+    };
+    assert_eq!(join(&b, &open, Some(2)).await.unwrap().into_inner().seat, 2);
+    let taken = assert_code(join(&a, &open, Some(2)).await, Code::FailedPrecondition);
+    assert_eq!(reason(&taken), "SEAT_TAKEN");
+    let twice = assert_code(join(&b, &open, None).await, Code::FailedPrecondition);
+    assert_eq!(reason(&twice), "ALREADY_SEATED");
+    assert_code(join(&b, &open, Some(7)).await, Code::FailedPrecondition);
+    // Leaving frees the seat and is announced.
+    b.client
+        .clone()
+        .leave_game(b.request(v1::LeaveGameRequest {
+            game_id: open.clone(),
+        }))
+        .await
+        .unwrap();
+    let lobby = view(&a, &open).await;
+    assert!(lobby.seats.iter().all(|s| s.player.is_none()));
+    assert_eq!(lobby.status, v1::GameStatus::Open as i32);
+    assert_eq!(lobby.seq, 2, "joined, then left");
+    let not_seated = b
+        .client
+        .clone()
+        .leave_game(b.request(v1::LeaveGameRequest {
+            game_id: open.clone(),
+        }))
+        .await;
+    assert_code(not_seated, Code::PermissionDenied);
+
+    let list = |p: &theboss_server::testing::TestPlayer, request: v1::ListGamesRequest| {
+        let p = p.clone();
+        async move { p.client.clone().list_games(p.request(request)).await }
+    };
+    let all = list(&b, v1::ListGamesRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        all.games
+            .iter()
+            .map(|g| g.game_id.clone())
+            .collect::<Vec<_>>(),
+        vec![open.clone()],
+        "unlisted games are not shown to others"
+    );
+    let mine = list(
+        &a,
+        v1::ListGamesRequest {
+            statuses: vec![v1::GameStatus::Open as i32],
+            page_size: 1,
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap()
+    .into_inner();
+    assert_eq!(mine.games[0].game_id, hidden);
+    assert!(!mine.next_page_token.is_empty());
+    let next = list(
+        &a,
+        v1::ListGamesRequest {
+            page_token: mine.next_page_token,
+            page_size: 1,
+            ..Default::default()
+        },
+    )
+    .await
+    .unwrap()
+    .into_inner();
+    assert_eq!(next.games[0].game_id, open);
+    assert_eq!(next.next_page_token, "");
+    let bad = list(
+        &a,
+        v1::ListGamesRequest {
+            page_size: 1000,
+            ..Default::default()
+        },
+    )
+    .await;
+    assert_code(bad, Code::InvalidArgument);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn health_and_reflection_are_served() {
+    use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+    let server = TestServer::sqlite().await;
+    let mut health = HealthClient::new(server.channel().await);
+    for service in ["", "theboss.v1.GameService"] {
+        let status = health
+            .check(HealthCheckRequest {
+                service: service.to_string(),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .status;
+        assert_eq!(
+            status,
+            tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+        );
+    }
+    let addr = server.addr;
+    server.stop().await;
+    assert!(
+        tokio::net::TcpStream::connect(addr).await.is_err(),
+        "the listener is closed after a graceful stop"
+    );
+}
