@@ -193,10 +193,10 @@ async fn a_retried_submission_returns_the_first_result_and_plays_once() {
     let p = &players[before.to_move.unwrap() as usize];
     let mine = view(p, &game_id).await;
     let action = pick(&mine, &mut GameRng::from_seed(1));
-    let first = submit(p, &game_id, mine.seq, "key-1", action.clone())
+    let first = submit(p, &game_id, mine.seq, "key-1", action)
         .await
         .unwrap();
-    let again = submit(p, &game_id, mine.seq, "key-1", action.clone())
+    let again = submit(p, &game_id, mine.seq, "key-1", action)
         .await
         .unwrap();
     assert_eq!(first, again);
