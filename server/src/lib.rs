@@ -43,6 +43,8 @@ pub enum ServerError {
     Transport(#[from] tonic::transport::Error),
     #[error("reflection service: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
+    #[error("listener: {0}")]
+    Listener(#[from] std::io::Error),
     #[error("restoring games: {0}")]
     Restore(#[from] StoreError),
 }
@@ -89,7 +91,8 @@ pub async fn run(
         .register_encoded_file_descriptor_set(theboss::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
-    tracing::info!(addr = ?listener.local_addr().ok(), restored, "serving");
+    let addr = listener.local_addr()?;
+    tracing::info!(%addr, restored, "serving");
     let shutdown = async move {
         shutdown.await;
         // Streams never end by themselves, so tell them to, or draining would wait forever.

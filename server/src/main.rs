@@ -1,6 +1,7 @@
 //! `theboss-server`: parses the configuration, sets up logging, opens the store, binds and
 //! serves until SIGINT or SIGTERM.
 
+use std::io::IsTerminal;
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -13,6 +14,8 @@ async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
     tracing_subscriber::fmt()
         .with_env_filter(EnvFilter::try_new(&config.log).context("--log")?)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
         .init();
     let store = store::open(&config.database_url)
         .await
