@@ -8,7 +8,6 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use theboss::v1::{self, game_service_client::GameServiceClient};
 use tokio::net::TcpListener;
@@ -27,47 +26,17 @@ pub fn postgres_base_url() -> String {
     std::env::var("DATABASE_URL_TEST").unwrap_or_else(|_| DEFAULT_TEST_DATABASE.to_string())
 }
 
-/// A URL to a new, empty schema of the test database. Schemas that earlier runs left behind
-/// for more than an hour are dropped.
+/// A URL to a new, empty schema of the test database (see
+/// [`PostgresStore::fresh_schema`]). Panics, with what to do, if PostgreSQL is unreachable.
 pub async fn fresh_postgres_url() -> String {
     let base = postgres_base_url();
-    let pool = sqlx::PgPool::connect(&base).await.unwrap_or_else(|e| {
-        panic!(
-            "PostgreSQL tests need a server at {base} (set DATABASE_URL_TEST; .ci/run starts one): {e}"
-        )
-    });
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .expect("after 1970")
-        .as_secs();
-    let old: Vec<(String,)> = sqlx::query_as(
-        "SELECT schema_name::text FROM information_schema.schemata WHERE schema_name LIKE 'theboss_test_%'",
-    )
-    .fetch_all(&pool)
-    .await
-    .expect("list schemas");
-    for (name,) in old {
-        let created = name
-            .strip_prefix(SCHEMA_PREFIX)
-            .and_then(|rest| rest.split('_').next())
-            .and_then(|secs| secs.parse::<u64>().ok());
-        if created.is_some_and(|t| t + 3600 < now) {
-            // Another run may be dropping it too; either way it goes.
-            let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
-                "DROP SCHEMA IF EXISTS \"{name}\" CASCADE"
-            )))
-            .execute(&pool)
-            .await;
-        }
-    }
-    let schema = format!("{SCHEMA_PREFIX}{now}_{}", uuid::Uuid::new_v4().simple());
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA \"{schema}\"")))
-        .execute(&pool)
+    PostgresStore::fresh_schema(&base, SCHEMA_PREFIX)
         .await
-        .expect("create a test schema");
-    pool.close().await;
-    let separator = if base.contains('?') { '&' } else { '?' };
-    format!("{base}{separator}options[search_path]={schema}")
+        .unwrap_or_else(|e| {
+            panic!(
+                "PostgreSQL tests need a server at {base} (set DATABASE_URL_TEST; .ci/run starts one): {e}"
+            )
+        })
 }
 
 pub async fn postgres_store() -> Arc<dyn Store> {

@@ -2,6 +2,8 @@
 //! SQLite (see `rows`); a connection may carry `options=-c search_path=…` so that tests can
 //! give each run its own schema.
 
+use std::time::{SystemTime, UNIX_EPOCH};
+
 use sqlx::postgres::PgPoolOptions;
 
 use super::StoreError;
@@ -25,3 +27,46 @@ impl PostgresStore {
 }
 
 sql_store!(PostgresStore, sqlx::Postgres);
+
+impl PostgresStore {
+    /// Creates a new, empty schema named `<prefix><unix seconds>_<random>` in the database at
+    /// `base_url` and returns a URL whose connections use it, so that test runs never see
+    /// each other's data. Schemas with the same prefix older than an hour (left by runs that
+    /// were killed) are dropped.
+    pub async fn fresh_schema(base_url: &str, prefix: &str) -> Result<String, StoreError> {
+        let pool = sqlx::PgPool::connect(base_url).await?;
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs();
+        let existing: Vec<(String,)> = sqlx::query_as(
+            "SELECT schema_name::text FROM information_schema.schemata WHERE starts_with(schema_name, $1)",
+        )
+        .bind(prefix)
+        .fetch_all(&pool)
+        .await?;
+        for (name,) in existing {
+            let created = name
+                .strip_prefix(prefix)
+                .and_then(|rest| rest.split('_').next())
+                .and_then(|secs| secs.parse::<u64>().ok());
+            if created.is_some_and(|t| t + 3600 < now) {
+                // Another run may be dropping it too; either way it goes.
+                let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "DROP SCHEMA IF EXISTS \"{name}\" CASCADE"
+                )))
+                .execute(&pool)
+                .await;
+            }
+        }
+        let schema = format!("{prefix}{now}_{}", uuid::Uuid::new_v4().simple());
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA \"{schema}\"")))
+            .execute(&pool)
+            .await?;
+        pool.close().await;
+        let separator = if base_url.contains('?') { '&' } else { '?' };
+        Ok(format!(
+            "{base_url}{separator}options[search_path]={schema}"
+        ))
+    }
+}
