@@ -19,9 +19,6 @@ use crate::store::{Effects, Store, StoredAction, StoredGame};
 use crate::table::{Action, GameRecord, PlayerInfo, TableError, TableEvent, TableState};
 use crate::wire::{self, now_micros};
 
-/// How many batches a slow watcher may fall behind before it re-reads from the actor.
-const WATCH_BUFFER: usize = 64;
-
 /// One action's outcome, shared with every watcher.
 #[derive(Debug)]
 pub struct Batch {
@@ -126,12 +123,15 @@ enum Command {
 pub struct ActorOptions {
     /// A finished game's actor stops after this long without commands or watchers.
     pub idle_unload: Duration,
+    /// How many actions a slow watcher may fall behind before it re-reads from the actor.
+    pub watch_buffer: usize,
 }
 
 impl Default for ActorOptions {
     fn default() -> ActorOptions {
         ActorOptions {
             idle_unload: Duration::from_secs(120),
+            watch_buffer: 64,
         }
     }
 }
@@ -228,10 +228,10 @@ pub fn spawn(
         })],
         record,
         store,
-        options,
         actions: Vec::with_capacity(actions.len()),
         keys: HashMap::new(),
-        updates: broadcast::channel(WATCH_BUFFER).0,
+        updates: broadcast::channel(options.watch_buffer.max(1)).0,
+        options,
     };
     for (i, stored) in actions.into_iter().enumerate() {
         if stored.seq != i as u64 + 1 {

@@ -175,3 +175,103 @@ impl Watcher {
         Ok(over)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::actor::{self, ActorOptions, Submit};
+    use crate::store::{NewPlayer, StoredGame};
+    use crate::table::{GameRecord, PlayerInfo, Settings, Visibility};
+
+    #[tokio::test]
+    async fn a_lagging_watcher_re_reads_what_it_missed() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let players: Vec<PlayerInfo> = (0..2)
+            .map(|i| PlayerInfo {
+                id: format!("p{i}"),
+                display_name: format!("P{i}"),
+                is_bot: true,
+            })
+            .collect();
+        for p in &players {
+            store
+                .create_player(&NewPlayer {
+                    player: p.clone(),
+                    token_hash: p.id.clone(),
+                    created_at: 0,
+                })
+                .await
+                .unwrap();
+        }
+        let record = GameRecord {
+            id: "g".into(),
+            settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
+            seed: 5,
+            created_by: "p0".into(),
+            created_at: 0,
+            ladder: false,
+        };
+        store.create_game(&record).await.unwrap();
+        let options = ActorOptions {
+            watch_buffer: 1,
+            ..ActorOptions::default()
+        };
+        let game = actor::spawn(
+            StoredGame {
+                record,
+                actions: vec![],
+            },
+            store,
+            options,
+        )
+        .unwrap();
+        let subscription = game.watch(Some(0)).await.unwrap();
+        let (_stop, stopping) = signal::channel(false);
+        // Nobody reads `rx` until the game is over, so the watcher stalls and lags.
+        let mut rx = spawn(
+            game.clone(),
+            "p0".into(),
+            subscription,
+            Some(0),
+            Duration::from_secs(3600),
+            stopping,
+        );
+        for p in &players {
+            game.join(p.clone(), None).await.unwrap();
+        }
+        loop {
+            let latest = game.latest().await.unwrap();
+            let Some(seat) = latest.state.to_move() else {
+                break;
+            };
+            let turn = latest.state.default_turn(seat).unwrap();
+            game.submit(Submit {
+                player_id: players[usize::from(seat)].id.clone(),
+                expected_seq: latest.seq_after(),
+                idempotency_key: String::new(),
+                turn,
+            })
+            .await
+            .unwrap();
+        }
+        let mut seqs = Vec::new();
+        while let Some(item) = rx.recv().await {
+            if let Some(Message::Update(update)) = item.unwrap().message {
+                seqs.push(update.seq);
+            }
+        }
+        let expected: Vec<u64> = game
+            .history()
+            .await
+            .unwrap()
+            .iter()
+            .flat_map(|b| {
+                b.visible_events(Viewer::Seat(0))
+                    .map(|(seq, _)| seq)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert!(expected.len() > 40, "{} events", expected.len());
+        assert_eq!(seqs, expected);
+    }
+}

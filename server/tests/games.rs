@@ -424,3 +424,56 @@ async fn health_and_reflection_are_served() {
         "the listener is closed after a graceful stop"
     );
 }
+
+#[tokio::test]
+async fn a_slow_reader_gets_every_update_in_order() {
+    let options = Options {
+        actor: ActorOptions {
+            watch_buffer: 1,
+            ..ActorOptions::default()
+        },
+        ..Options::default()
+    };
+    let server = TestServer::sqlite_with(options).await;
+    let (game_id, players) = seated_game(&server, 2, 31).await;
+    let p = &players[0];
+    let mut slow = p
+        .client
+        .clone()
+        .watch_game(p.request(v1::WatchGameRequest {
+            game_id: game_id.clone(),
+            after_seq: Some(0),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    // Nobody reads the stream while the whole game is played.
+    play_to_end(&game_id, &players, 31).await;
+    let mut seqs = Vec::new();
+    while let Some(message) = slow.message().await.unwrap() {
+        if let Some(Message::Update(update)) = message.message {
+            seqs.push(update.seq);
+        }
+    }
+    let history = p
+        .client
+        .clone()
+        .get_history(p.request(v1::GetHistoryRequest {
+            game_id: game_id.clone(),
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    // Once the game is over the history shows every event; the seat saw all but the other
+    // seat's hands, in order, once each.
+    let expected: Vec<u64> = history
+        .entries
+        .iter()
+        .filter(
+            |e| !matches!(&e.event.as_ref().unwrap().kind, Some(Kind::HandDealt(h)) if h.seat != 0),
+        )
+        .map(|e| e.seq)
+        .collect();
+    assert_eq!(seqs, expected);
+    server.stop().await;
+}
