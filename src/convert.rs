@@ -413,6 +413,264 @@ pub fn event_to_wire(event: &engine::Event) -> v1::GameEvent {
     v1::GameEvent { kind: Some(kind) }
 }
 
+/// A wire view back to the engine's, for clients that reason with the engine (bots, the
+/// CLI's deduction panel). Server-only fields (ids, players, deadline) are dropped.
+pub fn view_from_wire(view: &v1::GameView) -> Result<engine::View, WireError> {
+    let players = u8::try_from(view.seats.len())
+        .ok()
+        .filter(|n| (2..=4).contains(n))
+        .ok_or_else(|| WireError::new("view.seats", "a game has 2 to 4 seats"))?;
+    let seat_in = |value: u32, field: &str| -> Result<engine::Seat, WireError> {
+        u8::try_from(value)
+            .ok()
+            .filter(|&s| s < players)
+            .ok_or_else(|| WireError::new(field, format!("{value} is not a seat")))
+    };
+    let seats_in = |values: &[u32], field: &str| -> Result<Vec<engine::Seat>, WireError> {
+        values.iter().map(|&v| seat_in(v, field)).collect()
+    };
+    let small =
+        |value: u32, field: &str| -> Result<u8, WireError> { count_from_wire(value, field) };
+    let viewer = match view.viewer_seat {
+        Some(s) => engine::Viewer::Seat(seat_in(s, "view.viewer_seat")?),
+        None => engine::Viewer::Spectator,
+    };
+    let cards = |cards: &[v1::Card], field: &str| -> Result<Vec<engine::Card>, WireError> {
+        cards.iter().map(|c| card_from_wire(c, field)).collect()
+    };
+    let cities = view
+        .cities
+        .iter()
+        .map(|&c| city_from_wire(c, "view.cities"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let locations = view
+        .locations
+        .iter()
+        .map(|l| {
+            Ok(engine::LocationView {
+                location: location_from_wire(l.location, "view.locations.location")?,
+                gangsters: l
+                    .gangsters
+                    .iter()
+                    .map(|g| {
+                        Ok(engine::Gangsters {
+                            experts: small(g.experts, "view.locations.gangsters")?,
+                            occasionals: small(g.occasionals, "view.locations.gangsters")?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, WireError>>()?,
+                leader: l
+                    .leader
+                    .map(|s| seat_in(s, "view.locations.leader"))
+                    .transpose()?,
+                played: cards(&l.played, "view.locations.played")?,
+                face_down: l.face_down,
+            })
+        })
+        .collect::<Result<Vec<_>, WireError>>()?;
+    let seats = view
+        .seats
+        .iter()
+        .map(|s| {
+            let supply = s.supply.clone().unwrap_or_default();
+            let mut prison = [0u8; engine::rules::PRISON_ROUNDS as usize];
+            for (slot, &n) in prison.iter_mut().zip(&supply.experts_in_prison) {
+                *slot = small(n, "view.seats.supply.experts_in_prison")?;
+            }
+            let field = "view.seats.supply";
+            Ok(engine::SeatView {
+                seat: seat_in(s.seat, "view.seats.seat")?,
+                money: s.money,
+                money_last_round: s.money_last_round,
+                supply: engine::Supply {
+                    experts_free: small(supply.experts_free, field)?,
+                    experts_placed: small(supply.experts_placed, field)?,
+                    hospital: [small(supply.experts_in_hospital, field)?;
+                        engine::rules::HOSPITAL_ROUNDS as usize],
+                    prison,
+                    killed: small(supply.experts_killed, field)?,
+                    occasionals: small(supply.occasionals, field)?,
+                    occasionals_placed: small(supply.occasionals_placed, field)?,
+                    occasionals_used: small(supply.occasionals_used, field)?,
+                },
+                banished: s
+                    .banished
+                    .iter()
+                    .map(|&c| city_from_wire(c, "view.seats.banished"))
+                    .collect::<Result<Vec<_>, _>>()?,
+                hand_backs: s
+                    .hand_backs
+                    .iter()
+                    .map(|c| {
+                        Ok(engine::CityCount {
+                            city: city_from_wire(c.city, "view.seats.hand_backs.city")?,
+                            count: small(c.count, "view.seats.hand_backs.count")?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, WireError>>()?,
+            })
+        })
+        .collect::<Result<Vec<_>, WireError>>()?;
+    let legal = match (&view.legal, viewer) {
+        (Some(legal), engine::Viewer::Seat(seat)) => Some(engine::LegalTurns {
+            seat,
+            cards: cards(&legal.cards, "view.legal.cards")?,
+            placements: legal
+                .placements
+                .iter()
+                .map(|o| {
+                    let field = "view.legal.placements";
+                    Ok(engine::PlacementOption {
+                        location: location_from_wire(o.location, field)?,
+                        min_gangsters: small(o.min_gangsters, field)?,
+                        max_experts: small(o.max_experts, field)?,
+                        max_occasionals: small(o.max_occasionals, field)?,
+                        expert_present: o.expert_present,
+                    })
+                })
+                .collect::<Result<Vec<_>, WireError>>()?,
+        }),
+        _ => None,
+    };
+    let police = view.police.clone().unwrap_or_default();
+    Ok(engine::View {
+        viewer,
+        players,
+        cities,
+        round: small(view.round, "view.round")?,
+        turn: small(view.turn, "view.turn")?,
+        start_player: seat_in(view.start_player, "view.start_player")?,
+        to_move: view
+            .to_move
+            .map(|s| seat_in(s, "view.to_move"))
+            .transpose()?,
+        turn_order: seats_in(&view.turn_order, "view.turn_order")?,
+        acted_this_turn: small(view.acted_this_turn, "view.acted_this_turn")?,
+        last_turn: view.last_turn,
+        last_round: view.last_round,
+        contenders: (!view.contenders.is_empty())
+            .then(|| seats_in(&view.contenders, "view.contenders"))
+            .transpose()?,
+        locations,
+        chicago_value: view.chicago_value,
+        seats,
+        hand: match viewer {
+            engine::Viewer::Seat(_) => Some(cards(&view.hand, "view.hand")?),
+            engine::Viewer::Spectator => None,
+        },
+        legal,
+        police: engine::PoliceView {
+            revealed: police
+                .revealed
+                .iter()
+                .map(|&c| police_from_wire(c, "view.police.revealed"))
+                .collect::<Result<Vec<_>, _>>()?,
+            silver: small(police.silver, "view.police.silver")?,
+            gold: small(police.gold, "view.police.gold")?,
+            remaining: small(police.remaining, "view.police.remaining")?,
+        },
+        last_resolution: view
+            .last_resolution
+            .as_ref()
+            .map(|r| round_summary_from_wire(r, players))
+            .transpose()?,
+        outcome: view
+            .outcome
+            .as_ref()
+            .map(|o| outcome_from_wire(o, players))
+            .transpose()?,
+    })
+}
+
+fn police_from_wire(value: i32, field: &str) -> Result<engine::PoliceCard, WireError> {
+    match v1::PoliceCard::try_from(value) {
+        Ok(v1::PoliceCard::Silver) => Ok(engine::PoliceCard::Silver),
+        Ok(v1::PoliceCard::Gold) => Ok(engine::PoliceCard::Gold),
+        Ok(v1::PoliceCard::Double) => Ok(engine::PoliceCard::Double),
+        _ => Err(WireError::new(
+            field,
+            format!("{value} is not a police card"),
+        )),
+    }
+}
+
+fn seat_below(value: u32, players: u8, field: &str) -> Result<engine::Seat, WireError> {
+    u8::try_from(value)
+        .ok()
+        .filter(|&s| s < players)
+        .ok_or_else(|| WireError::new(field, format!("{value} is not a seat")))
+}
+
+pub fn round_summary_from_wire(
+    r: &v1::RoundSummary,
+    players: u8,
+) -> Result<engine::RoundSummary, WireError> {
+    let field = "round_summary";
+    Ok(engine::RoundSummary {
+        round: count_from_wire(r.round, field)?,
+        face_down: r
+            .face_down
+            .iter()
+            .map(|c| card_from_wire(c, field))
+            .collect::<Result<Vec<_>, _>>()?,
+        awards: r
+            .awards
+            .iter()
+            .map(|a| {
+                Ok(engine::Award {
+                    location: location_from_wire(a.location, field)?,
+                    winner: a
+                        .winner
+                        .map(|s| seat_below(s, players, field))
+                        .transpose()?,
+                    card: a
+                        .card
+                        .as_ref()
+                        .map(|c| card_from_wire(c, field))
+                        .transpose()?,
+                    money: a.money,
+                    chicago_sum: a.chicago_sum,
+                    sanction: match a.sanction {
+                        0 => None,
+                        s => Some(engine::SanctionEffect {
+                            sanction: sanction_from_wire(s, field)?,
+                            applied: a.sanction_applied,
+                        }),
+                    },
+                })
+            })
+            .collect::<Result<Vec<_>, WireError>>()?,
+        money_won: r.money_won.clone(),
+    })
+}
+
+pub fn outcome_from_wire(o: &v1::Outcome, players: u8) -> Result<engine::Outcome, WireError> {
+    let field = "outcome";
+    let seats = |values: &[u32]| -> Result<Vec<engine::Seat>, WireError> {
+        values
+            .iter()
+            .map(|&v| seat_below(v, players, field))
+            .collect()
+    };
+    Ok(engine::Outcome {
+        winners: seats(&o.winners)?,
+        standings: o
+            .standings
+            .iter()
+            .map(|s| {
+                Ok(engine::Standing {
+                    seat: seat_below(s.seat, players, field)?,
+                    money: s.money,
+                    money_last_round: s.money_last_round,
+                    gangsters_owned: count_from_wire(s.gangsters_owned, field)?,
+                })
+            })
+            .collect::<Result<Vec<_>, WireError>>()?,
+        rounds: count_from_wire(o.rounds, field)?,
+        contenders: seats(&o.contenders)?,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,6 +766,30 @@ mod tests {
         for turn in game.legal_actions(seat) {
             assert_eq!(turn_from_wire(&turn_to_wire(&turn), "action"), Ok(turn));
         }
+    }
+
+    #[test]
+    fn views_round_trip_through_the_wire() {
+        let mut checked = 0;
+        for seed in 0..12u64 {
+            let players = 2 + (seed % 3) as u8;
+            let mut game = Game::new(&GameConfig::new(players, seed)).unwrap();
+            let mut rng = engine::GameRng::from_seed(seed);
+            loop {
+                let mut viewers = vec![Viewer::Spectator];
+                viewers.extend((0..players).map(Viewer::Seat));
+                for viewer in viewers {
+                    let view = game.view(viewer);
+                    assert_eq!(view_from_wire(&view_to_wire(&view)), Ok(view));
+                    checked += 1;
+                }
+                let Some(seat) = game.to_move() else { break };
+                let legal = game.legal_turns(seat).unwrap();
+                let turn = legal.nth(rng.below(legal.count() as u32) as usize).unwrap();
+                game.apply(seat, &turn).unwrap();
+            }
+        }
+        assert!(checked > 1000);
     }
 
     #[test]
