@@ -1,11 +1,197 @@
-//! `boss-bot`, the sample bot, strategy arena and load generator of The Boss.
-//!
-//! Not built yet: issue #4 brings the gRPC bot, `boss-bot arena` and `boss-bot load`. Until
-//! then the binary says so and exits with status 2.
+//! `boss-bot`: play The Boss through a server, run strategy arenas, generate load.
 
-use std::process::ExitCode;
+use std::path::PathBuf;
+use std::time::Duration;
 
-fn main() -> ExitCode {
-    eprintln!("boss-bot: the bot client is not built yet (issue #4)");
-    ExitCode::from(2)
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use theboss_bot::arena::{self, ArenaConfig};
+use theboss_bot::client::{self, Connection, PlayOptions, Seating};
+use theboss_bot::credentials::Credentials;
+use theboss_bot::load::{self, LoadConfig};
+use theboss_bot::strategy::StrategyKind;
+use theboss_bot::strategy::ismcts::Budget;
+use tracing_subscriber::EnvFilter;
+
+#[derive(Debug, Parser)]
+#[command(name = "boss-bot", version, about = "The Boss: sample bot, arena and load generator")]
+struct Cli {
+    /// Log filter (`tracing_subscriber::EnvFilter` syntax).
+    #[arg(long, env = "RUST_LOG", default_value = "info", global = true)]
+    log: String,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Play games on a server.
+    Play(PlayArgs),
+    /// Strategies against each other, locally with the engine only.
+    Arena(ArenaArgs),
+    /// Many concurrent complete games through a server, with latency figures.
+    Load(LoadArgs),
+}
+
+#[derive(Debug, Args)]
+struct ServerArgs {
+    /// The server's URL.
+    #[arg(long, env = "THEBOSS_SERVER", default_value = "http://127.0.0.1:50051")]
+    server: String,
+    /// Where the API token is saved (default: the user's config directory).
+    #[arg(long)]
+    token_file: Option<PathBuf>,
+    /// The name to register with when there is no saved token.
+    #[arg(long, default_value = "boss-bot")]
+    name: String,
+}
+
+#[derive(Debug, Args)]
+struct PlayArgs {
+    #[command(flatten)]
+    server: ServerArgs,
+    #[arg(long, default_value = "heuristic")]
+    strategy: StrategyKind,
+    /// Join this game.
+    #[arg(long, conflicts_with_all = ["create", "wait"])]
+    game: Option<String>,
+    /// In `--game`, take this seat.
+    #[arg(long, requires = "game")]
+    seat: Option<u32>,
+    /// Create a game of this many players and join it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=4))]
+    create: Option<u32>,
+    /// Wait for an open game with a free seat and join it.
+    #[arg(long)]
+    wait: bool,
+    /// How many games to play one after the other (with `--create` or `--wait`).
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+    /// How many to play at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrent: u32,
+}
+
+#[derive(Debug, Args)]
+struct ArenaArgs {
+    /// One strategy per seat, e.g. `heuristic,random,random,random`.
+    #[arg(long, value_delimiter = ',', default_value = "heuristic,random,random,random")]
+    lineup: Vec<StrategyKind>,
+    #[arg(long, default_value_t = 2000)]
+    games: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Search time of `ismcts` players per turn, in milliseconds.
+    #[arg(long, default_value_t = 150)]
+    ismcts_ms: u64,
+    /// Or a fixed number of search iterations per turn (reproducible).
+    #[arg(long)]
+    ismcts_iterations: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+struct LoadArgs {
+    #[arg(long, env = "THEBOSS_SERVER", default_value = "http://127.0.0.1:50051")]
+    server: String,
+    /// Concurrent games.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(2..=4))]
+    players: u32,
+    /// Games each concurrent slot plays one after another.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::try_new(&cli.log).context("--log")?)
+        .with_writer(std::io::stderr)
+        .init();
+    match cli.command {
+        Command::Play(args) => play(args).await,
+        Command::Arena(args) => {
+            let report = tokio::task::spawn_blocking(move || run_arena(args)).await?;
+            print!("{}", report.table());
+            Ok(())
+        }
+        Command::Load(args) => {
+            let report = load::run(&LoadConfig {
+                server: args.server,
+                games: args.games,
+                players: args.players,
+                rounds: args.rounds,
+            })
+            .await?;
+            print!("{report}");
+            anyhow::ensure!(report.errors == 0, "{} errors", report.errors);
+            Ok(())
+        }
+    }
+}
+
+async fn play(args: PlayArgs) -> anyhow::Result<()> {
+    let token_file = match args.server.token_file {
+        Some(path) => path,
+        None => Credentials::default_path().context("no config directory; use --token-file")?,
+    };
+    let connection = Connection::connect(&args.server.server)
+        .await
+        .with_context(|| format!("cannot reach {}", args.server.server))?;
+    let connection = connection
+        .authenticate(&token_file, &args.server.name, true)
+        .await?;
+    let seating = match (args.game, args.create) {
+        (Some(game), _) => Seating::Join {
+            game_id: game,
+            seat: args.seat,
+        },
+        (None, Some(players)) => Seating::Create { players },
+        (None, None) if args.wait => Seating::Wait,
+        (None, None) => anyhow::bail!("say which game: --game ID, --create N or --wait"),
+    };
+    let options = PlayOptions::default();
+    let outcomes = client::play_many(
+        &connection,
+        seating,
+        args.strategy,
+        args.games,
+        args.concurrent,
+        &options,
+    )
+    .await?;
+    for outcome in outcomes {
+        println!("{outcome}");
+    }
+    Ok(())
+}
+
+fn run_arena(args: ArenaArgs) -> arena::ArenaReport {
+    let config = ArenaConfig {
+        lineup: args.lineup,
+        games: args.games,
+        seed: args.seed,
+        threads: args
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
+        ismcts: match args.ismcts_iterations {
+            Some(n) => Budget::iterations(n),
+            None => Budget::time(Duration::from_millis(args.ismcts_ms)),
+        },
+    };
+    let players = config.lineup.len() as u64;
+    let bar = ProgressBar::new(config.games.div_ceil(players) * players);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})")
+            .expect("a valid template"),
+    );
+    let report = arena::run(&config, &|| bar.inc(1));
+    bar.finish_and_clear();
+    report
 }

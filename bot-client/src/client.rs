@@ -1,0 +1,511 @@
+//! The gRPC side of a bot, written as the reference for integrators:
+//!
+//! 1. connect, then register once and keep the token ([`Connection::authenticate`]);
+//! 2. get a seat: join a given game, create one, or wait for an open one ([`Seating`]);
+//! 3. follow the game **only** through `WatchGame`; when the stream drops or goes quiet for
+//!    longer than three keep-alives, reconnect with `after_seq` = the last sequence number
+//!    seen, so nothing is missed or seen twice;
+//! 4. on the seat's turn, choose from the view (within the turn's deadline) and submit with
+//!    `expected_seq` = the view's `seq` and a fresh idempotency key; a transport error is
+//!    retried with the same key, a stale `expected_seq` (`ABORTED`) is ignored because a
+//!    newer view is on its way;
+//! 5. stop when the game ends.
+
+use std::fmt;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use theboss::convert::view_from_wire;
+use theboss::v1::{self, game_service_client::GameServiceClient, watch_game_response::Message};
+use tokio::task::JoinSet;
+use tonic::transport::{Channel, Endpoint};
+use tonic::{Code, Request, Status};
+
+use crate::credentials::Credentials;
+use crate::strategy::{Strategy, StrategyKind};
+
+/// Deadline of unary calls.
+const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("cannot connect: {0}")]
+    Connect(#[from] tonic::transport::Error),
+    #[error("{call}: {status}")]
+    Rpc { call: &'static str, status: Status },
+    #[error("credentials file: {0}")]
+    Credentials(#[from] std::io::Error),
+    #[error("the server sent a view the engine does not understand: {0}")]
+    BadView(#[from] theboss::convert::WireError),
+    #[error("the stream of game {0} kept failing; giving up")]
+    StreamLost(String),
+    #[error("the server refused our turn: {0}")]
+    Refused(Status),
+}
+
+fn rpc(call: &'static str) -> impl FnOnce(Status) -> ClientError {
+    move |status| ClientError::Rpc { call, status }
+}
+
+/// A channel to a server, before authentication.
+#[derive(Clone)]
+pub struct Connection {
+    channel: Channel,
+    url: String,
+}
+
+impl Connection {
+    pub async fn connect(url: &str) -> Result<Connection, ClientError> {
+        let channel = Endpoint::from_shared(url.to_string())?
+            .connect_timeout(Duration::from_secs(5))
+            .tcp_nodelay(true)
+            .connect()
+            .await?;
+        Ok(Connection {
+            channel,
+            url: url.to_string(),
+        })
+    }
+
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Registers a new player.
+    pub async fn register(&self, name: &str, is_bot: bool) -> Result<Session, ClientError> {
+        let registered = GameServiceClient::new(self.channel.clone())
+            .register(v1::RegisterRequest {
+                display_name: name.to_string(),
+                is_bot,
+            })
+            .await
+            .map_err(rpc("Register"))?
+            .into_inner();
+        Ok(self.session(Credentials {
+            player_id: registered.player_id,
+            api_token: registered.api_token,
+            display_name: name.to_string(),
+        }))
+    }
+
+    /// A session with known credentials.
+    pub fn session(&self, credentials: Credentials) -> Session {
+        Session {
+            client: GameServiceClient::new(self.channel.clone()),
+            credentials,
+        }
+    }
+
+    /// Uses the token saved for this server in `token_file`, or registers and saves one.
+    pub async fn authenticate(
+        &self,
+        token_file: &Path,
+        name: &str,
+        is_bot: bool,
+    ) -> Result<Session, ClientError> {
+        if let Some(saved) = Credentials::load(token_file, &self.url)? {
+            return Ok(self.session(saved));
+        }
+        let session = self.register(name, is_bot).await?;
+        session.credentials.save(token_file, &self.url)?;
+        tracing::info!(player = %session.credentials.player_id, file = %token_file.display(), "registered");
+        Ok(session)
+    }
+}
+
+/// An authenticated player on one server. Cheap to clone.
+#[derive(Clone)]
+pub struct Session {
+    client: GameServiceClient<Channel>,
+    pub credentials: Credentials,
+}
+
+/// How a bot gets a seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seating {
+    Join { game_id: String, seat: Option<u32> },
+    Create { players: u32 },
+    /// Join the first open game with a free seat, polling until there is one.
+    Wait,
+}
+
+#[derive(Debug, Clone)]
+pub struct PlayOptions {
+    /// Give up on a stream that sent nothing, not even a keep-alive, for this long.
+    pub silence: Duration,
+    /// Reconnection attempts in a row before giving up.
+    pub reconnects: u32,
+    /// How often `Seating::Wait` looks for open games.
+    pub poll: Duration,
+}
+
+impl Default for PlayOptions {
+    fn default() -> PlayOptions {
+        PlayOptions {
+            silence: Duration::from_secs(45),
+            reconnects: 20,
+            poll: Duration::from_millis(500),
+        }
+    }
+}
+
+/// How a game ended for the bot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameResult {
+    pub game_id: String,
+    pub seat: u32,
+    pub status: v1::GameStatus,
+    pub winners: Vec<u32>,
+    pub money: u32,
+    pub turns_played: u32,
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let verdict = match self.status {
+            v1::GameStatus::Aborted => "aborted".to_string(),
+            _ if self.winners.contains(&self.seat) => "won".to_string(),
+            _ => format!("lost (winners: {:?})", self.winners),
+        };
+        write!(
+            f,
+            "game {} seat {}: {verdict}, {} M$, {} turns",
+            self.game_id, self.seat, self.money, self.turns_played
+        )
+    }
+}
+
+impl Session {
+    pub fn player_id(&self) -> &str {
+        &self.credentials.player_id
+    }
+
+    /// A request with this player's credentials and a deadline.
+    pub fn request<T>(&self, message: T) -> Request<T> {
+        let mut request = Request::new(message);
+        request.set_timeout(CALL_TIMEOUT);
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {}", self.credentials.api_token)
+                .parse()
+                .expect("tokens are ASCII"),
+        );
+        request
+    }
+
+    fn client(&self) -> GameServiceClient<Channel> {
+        self.client.clone()
+    }
+
+    pub async fn create_game(&self, settings: v1::GameSettings) -> Result<String, ClientError> {
+        Ok(self
+            .client()
+            .create_game(self.request(v1::CreateGameRequest {
+                settings: Some(settings),
+                seed: None,
+            }))
+            .await
+            .map_err(rpc("CreateGame"))?
+            .into_inner()
+            .game_id)
+    }
+
+    pub async fn join(&self, game_id: &str, seat: Option<u32>) -> Result<u32, ClientError> {
+        Ok(self
+            .client()
+            .join_game(self.request(v1::JoinGameRequest {
+                game_id: game_id.to_string(),
+                seat,
+            }))
+            .await
+            .map_err(rpc("JoinGame"))?
+            .into_inner()
+            .seat)
+    }
+
+    /// Joins the first open game with a free seat, waiting until there is one.
+    pub async fn join_any(&self, poll: Duration) -> Result<String, ClientError> {
+        loop {
+            let open = self
+                .client()
+                .list_games(self.request(v1::ListGamesRequest {
+                    statuses: vec![v1::GameStatus::Open as i32],
+                    page_size: 100,
+                    ..Default::default()
+                }))
+                .await
+                .map_err(rpc("ListGames"))?
+                .into_inner();
+            for game in open.games.iter().rev() {
+                let players = game.settings.as_ref().map_or(0, |s| s.players) as usize;
+                let mine = game.seats.iter().any(|s| s.player_id == self.player_id());
+                if mine || game.seats.len() >= players {
+                    continue;
+                }
+                match self.join(&game.game_id, None).await {
+                    Ok(_) => return Ok(game.game_id.clone()),
+                    // Someone else was faster: look again.
+                    Err(ClientError::Rpc { status, .. }) if status.code() == Code::FailedPrecondition => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            tokio::time::sleep(poll).await;
+        }
+    }
+
+    /// Gets a seat as `seating` says; returns the game id.
+    pub async fn seat(&self, seating: &Seating, poll: Duration) -> Result<String, ClientError> {
+        match seating {
+            Seating::Join { game_id, seat } => {
+                match self.join(game_id, *seat).await {
+                    Ok(_) => {}
+                    // Already seated there (e.g. after a restart of the bot): play on.
+                    Err(ClientError::Rpc { status, .. })
+                        if status.code() == Code::FailedPrecondition
+                            && status.message().contains("already seated") => {}
+                    Err(e) => return Err(e),
+                }
+                Ok(game_id.clone())
+            }
+            Seating::Create { players } => {
+                let game_id = self
+                    .create_game(v1::GameSettings {
+                        players: *players,
+                        visibility: v1::Visibility::Public as i32,
+                        ..Default::default()
+                    })
+                    .await?;
+                self.join(&game_id, None).await?;
+                Ok(game_id)
+            }
+            Seating::Wait => self.join_any(poll).await,
+        }
+    }
+
+    /// A `WatchGame` stream from a snapshot.
+    pub async fn watch_stream(
+        &self,
+        game_id: &str,
+    ) -> Result<tonic::Streaming<v1::WatchGameResponse>, ClientError> {
+        self.watch(game_id, None).await.map_err(rpc("WatchGame"))
+    }
+
+    /// Submits a turn once: any refusal is an error.
+    pub async fn submit_once(
+        &self,
+        game_id: &str,
+        expected_seq: u64,
+        action: v1::TurnAction,
+    ) -> Result<v1::SubmitActionResponse, ClientError> {
+        Ok(self
+            .client()
+            .submit_action(self.request(v1::SubmitActionRequest {
+                game_id: game_id.to_string(),
+                expected_seq,
+                idempotency_key: uuid::Uuid::new_v4().to_string(),
+                action: Some(action),
+            }))
+            .await
+            .map_err(rpc("SubmitAction"))?
+            .into_inner())
+    }
+
+    async fn watch(
+        &self,
+        game_id: &str,
+        after_seq: Option<u64>,
+    ) -> Result<tonic::Streaming<v1::WatchGameResponse>, Status> {
+        // No deadline: the stream lives as long as the game.
+        let mut request = Request::new(v1::WatchGameRequest {
+            game_id: game_id.to_string(),
+            after_seq,
+        });
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {}", self.credentials.api_token)
+                .parse()
+                .expect("tokens are ASCII"),
+        );
+        Ok(self.client().watch_game(request).await?.into_inner())
+    }
+
+    /// Submits a turn, retrying transport failures with the same idempotency key.
+    async fn submit(
+        &self,
+        game_id: &str,
+        expected_seq: u64,
+        action: v1::TurnAction,
+    ) -> Result<Option<v1::SubmitActionResponse>, ClientError> {
+        let key = uuid::Uuid::new_v4().to_string();
+        let mut delay = Duration::from_millis(50);
+        for _ in 0..6 {
+            let result = self
+                .client()
+                .submit_action(self.request(v1::SubmitActionRequest {
+                    game_id: game_id.to_string(),
+                    expected_seq,
+                    idempotency_key: key.clone(),
+                    action: Some(action),
+                }))
+                .await;
+            match result {
+                Ok(response) => return Ok(Some(response.into_inner())),
+                // A newer view is on its way; act on that one.
+                Err(status) if status.code() == Code::Aborted => return Ok(None),
+                Err(status)
+                    if matches!(status.code(), Code::Unavailable | Code::DeadlineExceeded | Code::Unknown) =>
+                {
+                    tracing::warn!(%status, "submit failed; retrying with the same key");
+                    tokio::time::sleep(delay).await;
+                    delay *= 2;
+                }
+                Err(status) => return Err(ClientError::Refused(status)),
+            }
+        }
+        Ok(None)
+    }
+
+    /// Plays a game the bot is seated in until it ends.
+    pub async fn play_game(
+        &self,
+        game_id: &str,
+        mut strategy: Box<dyn Strategy>,
+        options: &PlayOptions,
+    ) -> Result<GameResult, ClientError> {
+        let mut last_seq: Option<u64> = None;
+        let mut acted_on: Option<u64> = None;
+        let mut turns_played = 0;
+        let mut failures = 0;
+        let mut latest: Option<v1::GameView> = None;
+        loop {
+            let mut stream = match self.watch(game_id, last_seq).await {
+                Ok(stream) => stream,
+                Err(status) if status.code() == Code::Unavailable || status.code() == Code::Unknown => {
+                    failures += 1;
+                    if failures > options.reconnects {
+                        return Err(ClientError::StreamLost(game_id.to_string()));
+                    }
+                    tokio::time::sleep(Duration::from_millis(100 * u64::from(failures.min(20)))).await;
+                    continue;
+                }
+                Err(status) => return Err(ClientError::Rpc { call: "WatchGame", status }),
+            };
+            loop {
+                let message = match tokio::time::timeout(options.silence, stream.message()).await {
+                    Ok(Ok(Some(message))) => message,
+                    Ok(Ok(None)) => break,
+                    Ok(Err(status)) => {
+                        tracing::debug!(%status, "stream dropped; resuming");
+                        break;
+                    }
+                    Err(_) => {
+                        tracing::warn!(game = game_id, "stream silent; reconnecting");
+                        break;
+                    }
+                };
+                failures = 0;
+                let view = match message.message {
+                    Some(Message::Snapshot(view)) => view,
+                    Some(Message::Update(update)) => {
+                        last_seq = Some(update.seq);
+                        match update.view {
+                            Some(view) => view,
+                            None => continue,
+                        }
+                    }
+                    Some(Message::KeepAlive(_)) | None => continue,
+                };
+                last_seq = Some(last_seq.unwrap_or(0).max(view.seq));
+                let my_turn = view.viewer_seat.is_some() && view.to_move == view.viewer_seat;
+                if my_turn && acted_on.is_none_or(|s| s < view.seq) {
+                    acted_on = Some(view.seq);
+                    let (turn, back) = decide(&view, strategy).await?;
+                    strategy = back;
+                    if self.submit(game_id, view.seq, turn).await?.is_some() {
+                        turns_played += 1;
+                    }
+                }
+                latest = Some(view);
+            }
+            if let Some(view) = &latest {
+                let status = v1::GameStatus::try_from(view.status).unwrap_or_default();
+                if matches!(status, v1::GameStatus::Finished | v1::GameStatus::Aborted) {
+                    return Ok(result(game_id, view, turns_played));
+                }
+            }
+            failures += 1;
+            if failures > options.reconnects {
+                return Err(ClientError::StreamLost(game_id.to_string()));
+            }
+        }
+    }
+}
+
+/// Runs the strategy off the async threads, within the turn's deadline.
+async fn decide(
+    view: &v1::GameView,
+    mut strategy: Box<dyn Strategy>,
+) -> Result<(v1::TurnAction, Box<dyn Strategy>), ClientError> {
+    let engine_view = view_from_wire(view)?;
+    let time = view
+        .legal
+        .as_ref()
+        .and_then(|l| l.deadline)
+        .and_then(|d| SystemTime::try_from(d).ok())
+        .and_then(|d| d.duration_since(SystemTime::now()).ok());
+    let (turn, strategy) = tokio::task::spawn_blocking(move || {
+        let turn = strategy.choose(&engine_view, time);
+        (turn, strategy)
+    })
+    .await
+    .expect("strategies do not panic");
+    Ok((theboss::convert::turn_to_wire(&turn), strategy))
+}
+
+fn result(game_id: &str, view: &v1::GameView, turns_played: u32) -> GameResult {
+    let seat = view.viewer_seat.unwrap_or(0);
+    GameResult {
+        game_id: game_id.to_string(),
+        seat,
+        status: v1::GameStatus::try_from(view.status).unwrap_or_default(),
+        winners: view
+            .outcome
+            .as_ref()
+            .map(|o| o.winners.clone())
+            .unwrap_or_default(),
+        money: view.seats.get(seat as usize).map_or(0, |s| s.money),
+        turns_played,
+    }
+}
+
+/// Plays `games` games, `concurrent` at a time, each seated as `seating` says.
+pub async fn play_many(
+    session: &Session,
+    seating: Seating,
+    strategy: StrategyKind,
+    games: u32,
+    concurrent: u32,
+    options: &PlayOptions,
+) -> Result<Vec<GameResult>, ClientError> {
+    let mut set = JoinSet::new();
+    let mut results = Vec::new();
+    let mut started = 0;
+    loop {
+        while started < games && set.len() < concurrent.max(1) as usize {
+            let (session, seating, options) = (session.clone(), seating.clone(), options.clone());
+            let seed = u64::from(started);
+            set.spawn(async move {
+                let game_id = session.seat(&seating, options.poll).await?;
+                tracing::info!(game = %game_id, "seated");
+                session
+                    .play_game(&game_id, strategy.build(seed), &options)
+                    .await
+            });
+            started += 1;
+        }
+        match set.join_next().await {
+            Some(done) => results.push(done.expect("game tasks do not panic")?),
+            None => return Ok(results),
+        }
+    }
+}

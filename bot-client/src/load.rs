@@ -1,0 +1,178 @@
+//! The load generator: many concurrent complete games through a real server, every seat a
+//! registered player watching its own stream. For each action it measures the time from
+//! sending `SubmitAction` until every seat's stream has delivered the result.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use theboss::v1::{self, watch_game_response::Message};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use crate::client::{ClientError, Connection, Session};
+use crate::strategy::{Strategy, random::Random};
+
+#[derive(Debug, Clone)]
+pub struct LoadConfig {
+    pub server: String,
+    /// Games played at the same time.
+    pub games: usize,
+    pub players: u32,
+    /// Games each concurrent slot plays one after the other.
+    pub rounds: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct LoadReport {
+    pub games: usize,
+    pub players: u32,
+    pub actions: usize,
+    pub errors: usize,
+    pub elapsed: Duration,
+    /// Sorted.
+    pub latencies: Vec<Duration>,
+}
+
+impl LoadReport {
+    pub fn percentile(&self, p: f64) -> Duration {
+        if self.latencies.is_empty() {
+            return Duration::ZERO;
+        }
+        let i = ((self.latencies.len() - 1) as f64 * p).round() as usize;
+        self.latencies[i]
+    }
+}
+
+impl fmt::Display for LoadReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.elapsed.as_secs_f64().max(1e-9);
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        writeln!(
+            f,
+            "{} games of {} players, {} actions in {:.2} s: {:.1} games/s, {:.0} actions/s, {} errors",
+            self.games,
+            self.players,
+            self.actions,
+            secs,
+            self.games as f64 / secs,
+            self.actions as f64 / secs,
+            self.errors
+        )?;
+        writeln!(
+            f,
+            "SubmitAction -> every seat's stream: p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+            ms(self.percentile(0.50)),
+            ms(self.percentile(0.95)),
+            ms(self.percentile(0.99)),
+            ms(self.latencies.last().copied().unwrap_or_default())
+        )
+    }
+}
+
+/// Runs the load and reports. Failed games count as errors; the rest still report.
+pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
+    let connection = Connection::connect(&config.server).await?;
+    let started = Instant::now();
+    let mut set = JoinSet::new();
+    for slot in 0..config.games {
+        let (connection, config) = (connection.clone(), config.clone());
+        set.spawn(async move {
+            let mut latencies = Vec::new();
+            for round in 0..config.rounds {
+                let seed = (slot * config.rounds + round) as u64;
+                latencies.extend(one_game(&connection, config.players, seed).await?);
+            }
+            Ok::<_, ClientError>(latencies)
+        });
+    }
+    let mut report = LoadReport {
+        players: config.players,
+        ..LoadReport::default()
+    };
+    while let Some(done) = set.join_next().await {
+        match done.expect("load tasks do not panic") {
+            Ok(latencies) => {
+                report.games += config.rounds;
+                report.latencies.extend(latencies);
+            }
+            Err(error) => {
+                tracing::error!(%error, "a load game failed");
+                report.errors += 1;
+            }
+        }
+    }
+    report.elapsed = started.elapsed();
+    report.actions = report.latencies.len();
+    report.latencies.sort();
+    Ok(report)
+}
+
+/// One game: registers its players, seats them, and plays random turns as fast as the
+/// streams allow. Returns each action's latency.
+async fn one_game(connection: &Connection, players: u32, seed: u64) -> Result<Vec<Duration>, ClientError> {
+    let mut seats: Vec<Session> = Vec::new();
+    for i in 0..players {
+        seats.push(connection.register(&format!("load-{seed}-{i}"), true).await?);
+    }
+    let game_id = seats[0]
+        .create_game(v1::GameSettings {
+            players,
+            visibility: v1::Visibility::Unlisted as i32,
+            ..Default::default()
+        })
+        .await?;
+    for (i, s) in seats.iter().enumerate() {
+        s.join(&game_id, Some(i as u32)).await?;
+    }
+    let (tx, mut rx) = mpsc::unbounded_channel::<(usize, v1::GameView)>();
+    let mut watchers = JoinSet::new();
+    for (i, s) in seats.iter().enumerate() {
+        let (s, tx, game_id) = (s.clone(), tx.clone(), game_id.clone());
+        watchers.spawn(async move {
+            let mut stream = s.watch_stream(&game_id).await?;
+            while let Some(message) = stream.message().await.map_err(|status| ClientError::Rpc {
+                call: "WatchGame",
+                status,
+            })? {
+                let view = match message.message {
+                    Some(Message::Snapshot(view)) => view,
+                    Some(Message::Update(update)) => update.view.unwrap_or_default(),
+                    _ => continue,
+                };
+                if tx.send((i, view)).is_err() {
+                    break;
+                }
+            }
+            Ok::<_, ClientError>(())
+        });
+    }
+    drop(tx);
+    let mut latest: Vec<Option<v1::GameView>> = vec![None; seats.len()];
+    let mut random = Random::new(seed);
+    let mut latencies = Vec::new();
+    let mut target = 0;
+    let mut sent: Option<Instant> = None;
+    loop {
+        while latest.iter().any(|v| v.as_ref().is_none_or(|v| v.seq < target)) {
+            let Some((seat, view)) = rx.recv().await else {
+                return Err(ClientError::StreamLost(game_id));
+            };
+            latest[seat] = Some(view);
+        }
+        if let Some(sent) = sent.take() {
+            latencies.push(sent.elapsed());
+        }
+        let Some(to_move) = latest[0].as_ref().and_then(|v| v.to_move) else {
+            break;
+        };
+        let view = latest[to_move as usize].as_ref().expect("every seat has a view");
+        let turn = random.choose(&theboss::convert::view_from_wire(view)?, None);
+        sent = Some(Instant::now());
+        let response = seats[to_move as usize]
+            .submit_once(&game_id, view.seq, theboss::convert::turn_to_wire(&turn))
+            .await?;
+        target = response.seq;
+    }
+    watchers.shutdown().await;
+    Ok(latencies)
+}
