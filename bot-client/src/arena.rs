@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 
 use theboss_engine::{Game, GameConfig, Viewer};
 
+use crate::strategy::Strategy;
 use crate::strategy::StrategyKind;
 use crate::strategy::ismcts::{Budget, Ismcts};
-use crate::strategy::Strategy;
 
 #[derive(Debug, Clone)]
 pub struct ArenaConfig {
@@ -89,7 +89,10 @@ pub struct ArenaReport {
 
 impl ArenaReport {
     pub fn tally(&self, kind: StrategyKind) -> Option<&Tally> {
-        self.tallies.iter().find(|(k, _)| *k == kind).map(|(_, t)| t)
+        self.tallies
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, t)| t)
     }
 
     /// The result table, one line per strategy.
@@ -142,12 +145,20 @@ pub fn play_one(config: &ArenaConfig, index: u64) -> Vec<Tally> {
     let at: Vec<usize> = (0..players as usize)
         .map(|seat| (seat + rotation) % players as usize)
         .collect();
-    let seed = config.seed.wrapping_add(deal.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let seed = config
+        .seed
+        .wrapping_add(deal.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut game = Game::new(&GameConfig::new(players, seed)).expect("2 to 4 players");
     let mut bots: Vec<Box<dyn Strategy>> = at
         .iter()
         .enumerate()
-        .map(|(seat, &p)| build(config.lineup[p], seed ^ (index << 8) ^ seat as u64, config.ismcts))
+        .map(|(seat, &p)| {
+            build(
+                config.lineup[p],
+                seed ^ (index << 8) ^ seat as u64,
+                config.ismcts,
+            )
+        })
         .collect();
     let mut tallies = vec![Tally::default(); players as usize];
     while let Some(seat) = game.to_move() {
@@ -159,8 +170,12 @@ pub fn play_one(config: &ArenaConfig, index: u64) -> Vec<Tally> {
         tally.turns += 1;
         tally.thinking += took;
         tally.slowest_turn = tally.slowest_turn.max(took);
-        game.apply(seat, &turn)
-            .unwrap_or_else(|e| panic!("{} played an illegal turn: {e}", config.lineup[at[usize::from(seat)]]));
+        game.apply(seat, &turn).unwrap_or_else(|e| {
+            panic!(
+                "{} played an illegal turn: {e}",
+                config.lineup[at[usize::from(seat)]]
+            )
+        });
     }
     let outcome = game.outcome().expect("the game is over");
     for seat in 0..players {
@@ -225,7 +240,10 @@ mod tests {
     #[test]
     fn wilson_interval_brackets_the_rate() {
         let (lo, hi) = wilson(50.0, 100.0, 1.96);
-        assert!((lo - 0.404).abs() < 0.001 && (hi - 0.596).abs() < 0.001, "{lo} {hi}");
+        assert!(
+            (lo - 0.404).abs() < 0.001 && (hi - 0.596).abs() < 0.001,
+            "{lo} {hi}"
+        );
         assert_eq!(wilson(0.0, 0.0, 1.96), (0.0, 1.0));
         let (lo, hi) = wilson(0.0, 10.0, 1.96);
         assert!(lo == 0.0 && hi > 0.2);
@@ -234,7 +252,11 @@ mod tests {
     #[test]
     fn every_seat_and_win_is_counted_once() {
         let config = ArenaConfig {
-            lineup: vec![StrategyKind::Heuristic, StrategyKind::Random, StrategyKind::Random],
+            lineup: vec![
+                StrategyKind::Heuristic,
+                StrategyKind::Random,
+                StrategyKind::Random,
+            ],
             games: 30,
             seed: 3,
             threads: 2,
@@ -245,7 +267,10 @@ mod tests {
         let seats: u64 = report.tallies.iter().map(|(_, t)| t.seats_played).sum();
         assert_eq!(seats, 90);
         let wins: f64 = report.tallies.iter().map(|(_, t)| t.wins).sum();
-        assert!((wins - 30.0).abs() < 1e-9, "one win per game, shares included");
+        assert!(
+            (wins - 30.0).abs() < 1e-9,
+            "one win per game, shares included"
+        );
         assert_eq!(report.tally(StrategyKind::Random).unwrap().seats_played, 60);
         assert!(report.table().contains("heuristic"));
     }

@@ -123,8 +123,13 @@ pub struct Session {
 /// How a bot gets a seat.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Seating {
-    Join { game_id: String, seat: Option<u32> },
-    Create { players: u32 },
+    Join {
+        game_id: String,
+        seat: Option<u32>,
+    },
+    Create {
+        players: u32,
+    },
     /// Join the first open game with a free seat, polling until there is one.
     Wait,
 }
@@ -245,7 +250,8 @@ impl Session {
                 match self.join(&game.game_id, None).await {
                     Ok(_) => return Ok(game.game_id.clone()),
                     // Someone else was faster: look again.
-                    Err(ClientError::Rpc { status, .. }) if status.code() == Code::FailedPrecondition => {}
+                    Err(ClientError::Rpc { status, .. })
+                        if status.code() == Code::FailedPrecondition => {}
                     Err(e) => return Err(e),
                 }
             }
@@ -280,6 +286,20 @@ impl Session {
             }
             Seating::Wait => self.join_any(poll).await,
         }
+    }
+
+    /// The player's current view of a game.
+    pub async fn view(&self, game_id: &str) -> Result<v1::GameView, ClientError> {
+        Ok(self
+            .client()
+            .get_view(self.request(v1::GetViewRequest {
+                game_id: game_id.to_string(),
+            }))
+            .await
+            .map_err(rpc("GetView"))?
+            .into_inner()
+            .view
+            .unwrap_or_default())
     }
 
     /// A `WatchGame` stream from a snapshot.
@@ -335,7 +355,7 @@ impl Session {
         game_id: &str,
         expected_seq: u64,
         action: v1::TurnAction,
-    ) -> Result<Option<v1::SubmitActionResponse>, ClientError> {
+    ) -> Result<Submitted, ClientError> {
         let key = uuid::Uuid::new_v4().to_string();
         let mut delay = Duration::from_millis(50);
         for _ in 0..6 {
@@ -349,12 +369,10 @@ impl Session {
                 }))
                 .await;
             match result {
-                Ok(response) => return Ok(Some(response.into_inner())),
+                Ok(_) => return Ok(Submitted::Accepted),
                 // A newer view is on its way; act on that one.
-                Err(status) if status.code() == Code::Aborted => return Ok(None),
-                Err(status)
-                    if matches!(status.code(), Code::Unavailable | Code::DeadlineExceeded | Code::Unknown) =>
-                {
+                Err(status) if status.code() == Code::Aborted => return Ok(Submitted::Stale),
+                Err(status) if transient(status.code()) => {
                     tracing::warn!(%status, "submit failed; retrying with the same key");
                     tokio::time::sleep(delay).await;
                     delay *= 2;
@@ -362,83 +380,164 @@ impl Session {
                 Err(status) => return Err(ClientError::Refused(status)),
             }
         }
-        Ok(None)
+        Ok(Submitted::GaveUp)
     }
 
     /// Plays a game the bot is seated in until it ends.
     pub async fn play_game(
         &self,
         game_id: &str,
-        mut strategy: Box<dyn Strategy>,
+        strategy: Box<dyn Strategy>,
         options: &PlayOptions,
     ) -> Result<GameResult, ClientError> {
-        let mut last_seq: Option<u64> = None;
-        let mut acted_on: Option<u64> = None;
-        let mut turns_played = 0;
+        let mut game = Follower {
+            session: self,
+            game_id,
+            strategy: Some(strategy),
+            last_seq: None,
+            answered: None,
+            turns_played: 0,
+            latest: None,
+        };
         let mut failures = 0;
-        let mut latest: Option<v1::GameView> = None;
         loop {
-            let mut stream = match self.watch(game_id, last_seq).await {
-                Ok(stream) => stream,
-                Err(status) if status.code() == Code::Unavailable || status.code() == Code::Unknown => {
+            match game.follow(options).await? {
+                Some(result) => return Ok(result),
+                None => {
                     failures += 1;
                     if failures > options.reconnects {
                         return Err(ClientError::StreamLost(game_id.to_string()));
                     }
-                    tokio::time::sleep(Duration::from_millis(100 * u64::from(failures.min(20)))).await;
-                    continue;
+                    tokio::time::sleep(Duration::from_millis(50 * u64::from(failures.min(20))))
+                        .await;
                 }
-                Err(status) => return Err(ClientError::Rpc { call: "WatchGame", status }),
-            };
-            loop {
-                let message = match tokio::time::timeout(options.silence, stream.message()).await {
-                    Ok(Ok(Some(message))) => message,
-                    Ok(Ok(None)) => break,
-                    Ok(Err(status)) => {
-                        tracing::debug!(%status, "stream dropped; resuming");
-                        break;
-                    }
-                    Err(_) => {
-                        tracing::warn!(game = game_id, "stream silent; reconnecting");
-                        break;
-                    }
-                };
-                failures = 0;
-                let view = match message.message {
-                    Some(Message::Snapshot(view)) => view,
-                    Some(Message::Update(update)) => {
-                        last_seq = Some(update.seq);
-                        match update.view {
-                            Some(view) => view,
-                            None => continue,
-                        }
-                    }
-                    Some(Message::KeepAlive(_)) | None => continue,
-                };
-                last_seq = Some(last_seq.unwrap_or(0).max(view.seq));
-                let my_turn = view.viewer_seat.is_some() && view.to_move == view.viewer_seat;
-                if my_turn && acted_on.is_none_or(|s| s < view.seq) {
-                    acted_on = Some(view.seq);
-                    let (turn, back) = decide(&view, strategy).await?;
-                    strategy = back;
-                    if self.submit(game_id, view.seq, turn).await?.is_some() {
-                        turns_played += 1;
-                    }
-                }
-                latest = Some(view);
-            }
-            if let Some(view) = &latest {
-                let status = v1::GameStatus::try_from(view.status).unwrap_or_default();
-                if matches!(status, v1::GameStatus::Finished | v1::GameStatus::Aborted) {
-                    return Ok(result(game_id, view, turns_played));
-                }
-            }
-            failures += 1;
-            if failures > options.reconnects {
-                return Err(ClientError::StreamLost(game_id.to_string()));
             }
         }
     }
+}
+
+/// What became of a submitted turn.
+enum Submitted {
+    Accepted,
+    /// `expected_seq` was stale: the game moved on.
+    Stale,
+    /// The server stayed unreachable.
+    GaveUp,
+}
+
+/// One bot following one game.
+struct Follower<'a> {
+    session: &'a Session,
+    game_id: &'a str,
+    /// Lent to the blocking thread while it thinks.
+    strategy: Option<Box<dyn Strategy>>,
+    /// The last sequence number seen, to resume from.
+    last_seq: Option<u64>,
+    /// The view whose turn the server has answered (accepted or found stale).
+    answered: Option<u64>,
+    turns_played: u32,
+    latest: Option<v1::GameView>,
+}
+
+impl Follower<'_> {
+    /// Follows one stream until it ends. Returns the result once the game is over, `None`
+    /// when the stream must be reopened.
+    async fn follow(&mut self, options: &PlayOptions) -> Result<Option<GameResult>, ClientError> {
+        let resumed = self.last_seq.is_some();
+        let mut stream = match self.session.watch(self.game_id, self.last_seq).await {
+            Ok(stream) => stream,
+            Err(status) if transient(status.code()) => return Ok(None),
+            Err(status) => {
+                return Err(ClientError::Rpc {
+                    call: "WatchGame",
+                    status,
+                });
+            }
+        };
+        if resumed {
+            // The backlog may be empty (e.g. our last turn never arrived): act on the
+            // current view too.
+            match self.session.view(self.game_id).await {
+                Ok(view) => {
+                    if !self.on_view(view).await? {
+                        return Ok(None);
+                    }
+                }
+                Err(ClientError::Rpc { status, .. }) if transient(status.code()) => {
+                    return Ok(None);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        loop {
+            let message = match tokio::time::timeout(options.silence, stream.message()).await {
+                Ok(Ok(Some(message))) => message,
+                Ok(Ok(None)) => break,
+                Ok(Err(status)) => {
+                    tracing::debug!(%status, "stream dropped; resuming");
+                    break;
+                }
+                Err(_) => {
+                    tracing::warn!(game = self.game_id, "stream silent; reconnecting");
+                    break;
+                }
+            };
+            let view = match message.message {
+                Some(Message::Snapshot(view)) => view,
+                Some(Message::Update(update)) => {
+                    self.last_seq = Some(update.seq);
+                    match update.view {
+                        Some(view) => view,
+                        None => continue,
+                    }
+                }
+                Some(Message::KeepAlive(_)) | None => continue,
+            };
+            if !self.on_view(view).await? {
+                return Ok(None);
+            }
+        }
+        Ok(self.finished())
+    }
+
+    /// Acts on a view if it is our turn. Returns false if the server could not be reached.
+    async fn on_view(&mut self, view: v1::GameView) -> Result<bool, ClientError> {
+        self.last_seq = Some(self.last_seq.unwrap_or(0).max(view.seq));
+        let my_turn = view.viewer_seat.is_some() && view.to_move == view.viewer_seat;
+        let newer = self.latest.as_ref().is_none_or(|l| l.seq <= view.seq);
+        if my_turn && newer && self.answered.is_none_or(|s| s < view.seq) {
+            let strategy = self.strategy.take().expect("not lent out");
+            let (turn, strategy) = decide(&view, strategy).await?;
+            self.strategy = Some(strategy);
+            match self.session.submit(self.game_id, view.seq, turn).await? {
+                Submitted::Accepted => {
+                    self.turns_played += 1;
+                    self.answered = Some(view.seq);
+                }
+                Submitted::Stale => self.answered = Some(view.seq),
+                Submitted::GaveUp => return Ok(false),
+            }
+        }
+        if newer {
+            self.latest = Some(view);
+        }
+        Ok(true)
+    }
+
+    fn finished(&self) -> Option<GameResult> {
+        let view = self.latest.as_ref()?;
+        let status = v1::GameStatus::try_from(view.status).unwrap_or_default();
+        matches!(status, v1::GameStatus::Finished | v1::GameStatus::Aborted)
+            .then(|| result(self.game_id, view, self.turns_played))
+    }
+}
+
+/// Failures worth retrying: the server or the connection was briefly away.
+fn transient(code: Code) -> bool {
+    matches!(
+        code,
+        Code::Unavailable | Code::Cancelled | Code::Unknown | Code::DeadlineExceeded
+    )
 }
 
 /// Runs the strategy off the async threads, within the turn's deadline.

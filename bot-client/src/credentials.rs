@@ -17,7 +17,11 @@ pub struct Credentials {
 impl Credentials {
     /// `<config dir>/theboss/bot-credentials.json`.
     pub fn default_path() -> Option<PathBuf> {
-        Some(dirs::config_dir()?.join("theboss").join("bot-credentials.json"))
+        Some(
+            dirs::config_dir()?
+                .join("theboss")
+                .join("bot-credentials.json"),
+        )
     }
 
     /// The credentials saved for `server`, if any.
@@ -48,7 +52,10 @@ impl Credentials {
 fn read_all(path: &Path) -> io::Result<BTreeMap<String, Credentials>> {
     match std::fs::read_to_string(path) {
         Ok(text) => serde_json::from_str(&text).map_err(|e| {
-            io::Error::new(io::ErrorKind::InvalidData, format!("{}: {e}", path.display()))
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: {e}", path.display()),
+            )
         }),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(BTreeMap::new()),
         Err(e) => Err(e),

@@ -109,10 +109,18 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
 
 /// One game: registers its players, seats them, and plays random turns as fast as the
 /// streams allow. Returns each action's latency.
-async fn one_game(connection: &Connection, players: u32, seed: u64) -> Result<Vec<Duration>, ClientError> {
+async fn one_game(
+    connection: &Connection,
+    players: u32,
+    seed: u64,
+) -> Result<Vec<Duration>, ClientError> {
     let mut seats: Vec<Session> = Vec::new();
     for i in 0..players {
-        seats.push(connection.register(&format!("load-{seed}-{i}"), true).await?);
+        seats.push(
+            connection
+                .register(&format!("load-{seed}-{i}"), true)
+                .await?,
+        );
     }
     let game_id = seats[0]
         .create_game(v1::GameSettings {
@@ -153,7 +161,10 @@ async fn one_game(connection: &Connection, players: u32, seed: u64) -> Result<Ve
     let mut target = 0;
     let mut sent: Option<Instant> = None;
     loop {
-        while latest.iter().any(|v| v.as_ref().is_none_or(|v| v.seq < target)) {
+        while latest
+            .iter()
+            .any(|v| v.as_ref().is_none_or(|v| v.seq < target))
+        {
             let Some((seat, view)) = rx.recv().await else {
                 return Err(ClientError::StreamLost(game_id));
             };
@@ -165,7 +176,9 @@ async fn one_game(connection: &Connection, players: u32, seed: u64) -> Result<Ve
         let Some(to_move) = latest[0].as_ref().and_then(|v| v.to_move) else {
             break;
         };
-        let view = latest[to_move as usize].as_ref().expect("every seat has a view");
+        let view = latest[to_move as usize]
+            .as_ref()
+            .expect("every seat has a view");
         let turn = random.choose(&theboss::convert::view_from_wire(view)?, None);
         sent = Some(Instant::now());
         let response = seats[to_move as usize]

@@ -15,7 +15,11 @@ use theboss_bot::strategy::ismcts::Budget;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
-#[command(name = "boss-bot", version, about = "The Boss: sample bot, arena and load generator")]
+#[command(
+    name = "boss-bot",
+    version,
+    about = "The Boss: sample bot, arena and load generator"
+)]
 struct Cli {
     /// Log filter (`tracing_subscriber::EnvFilter` syntax).
     #[arg(long, env = "RUST_LOG", default_value = "info", global = true)]
@@ -76,7 +80,11 @@ struct PlayArgs {
 #[derive(Debug, Args)]
 struct ArenaArgs {
     /// One strategy per seat, e.g. `heuristic,random,random,random`.
-    #[arg(long, value_delimiter = ',', default_value = "heuristic,random,random,random")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "heuristic,random,random,random"
+    )]
     lineup: Vec<StrategyKind>,
     #[arg(long, default_value_t = 2000)]
     games: u64,

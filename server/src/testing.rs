@@ -67,6 +67,12 @@ pub struct TestServer {
 impl TestServer {
     pub async fn start(store: Arc<dyn Store>, options: Options) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        TestServer::start_on(listener, store, options)
+    }
+
+    /// Serves on a given listener, e.g. one bound to the address of a server that was
+    /// stopped, to test clients that reconnect.
+    pub fn start_on(listener: TcpListener, store: Arc<dyn Store>, options: Options) -> TestServer {
         let addr = listener.local_addr().expect("bound");
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(run(listener, store, options, async {

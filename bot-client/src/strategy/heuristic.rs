@@ -15,8 +15,8 @@
 use std::time::Duration;
 
 use theboss_engine::{
-    CityOdds, Face, Location, Placement, PlacementOption, Sanction, Seat, Turn, View, face_down_odds,
-    rules,
+    CityOdds, Face, Location, Placement, PlacementOption, Sanction, Seat, Turn, View,
+    face_down_odds, rules,
 };
 
 use super::Strategy;
@@ -149,7 +149,12 @@ impl<'a> Position<'a> {
     fn holds(&self, i: usize, seat: Seat) -> f64 {
         let counts = &self.count[i];
         let mine = counts[usize::from(seat)];
-        if mine == 0 || counts.iter().enumerate().any(|(s, &c)| s != usize::from(seat) && c >= mine) {
+        if mine == 0
+            || counts
+                .iter()
+                .enumerate()
+                .any(|(s, &c)| s != usize::from(seat) && c >= mine)
+        {
             return 0.0;
         }
         let location = self.view.locations[i].location;
@@ -165,7 +170,11 @@ impl<'a> Position<'a> {
             if banished || theirs + self.in_front[j] <= mine {
                 continue;
             }
-            let eager = if self.view.last_turn { 0.8 } else { (0.15 + 0.08 * value).min(0.6) };
+            let eager = if self.view.last_turn {
+                0.8
+            } else {
+                (0.15 + 0.08 * value).min(0.6)
+            };
             let chances = f64::from(self.actions_left[j].min(3)) / 3.0;
             keep *= 1.0 - eager * chances;
         }
@@ -255,7 +264,8 @@ pub fn scored_turns(view: &View) -> Vec<(Turn, f64)> {
         OCCASIONAL_LAST_ROUND
     };
     let before = base.worth();
-    let mut options: Vec<(Option<Placement>, f64, f64)> = vec![(None, 0.0, base.holds(base.chicago, me))];
+    let mut options: Vec<(Option<Placement>, f64, f64)> =
+        vec![(None, 0.0, base.holds(base.chicago, me))];
     for option in &legal.placements {
         for p in placements(option) {
             let mut after = Position::new(view, me);
@@ -283,11 +293,18 @@ pub fn scored_turns(view: &View) -> Vec<(Turn, f64)> {
 /// How playing `card` changes Chicago's payout, counted for us as far as we hold Chicago,
 /// against us as far as someone else does.
 fn card_effect(view: &View, card: theboss_engine::Card, chicago_mine: f64) -> f64 {
-    let Some(chicago) = view.locations.iter().position(|l| l.location == Location::Chicago) else {
+    let Some(chicago) = view
+        .locations
+        .iter()
+        .position(|l| l.location == Location::Chicago)
+    else {
         return 0.0;
     };
     let left = &view.locations[..chicago];
-    let Some(column) = left.iter().find(|l| l.location == Location::City(card.city)) else {
+    let Some(column) = left
+        .iter()
+        .find(|l| l.location == Location::City(card.city))
+    else {
         return 0.0;
     };
     let before = column.played.last().map_or(0, |c| c.face.money());

@@ -168,7 +168,8 @@ impl Ismcts {
                 });
                 let child = tree.len() - 1;
                 tree[node].children.push(child);
-                game.apply(seat, &turn).expect("moves come from the legal set");
+                game.apply(seat, &turn)
+                    .expect("moves come from the legal set");
                 path.push(child);
                 break;
             }
@@ -204,8 +205,7 @@ fn ucb(node: &Node) -> f64 {
         return f64::INFINITY;
     }
     let visits = f64::from(node.visits);
-    node.reward / visits
-        + EXPLORATION * (f64::from(node.available.max(1)).ln() / visits).sqrt()
+    node.reward / visits + EXPLORATION * (f64::from(node.available.max(1)).ln() / visits).sqrt()
 }
 
 /// What each seat holds that a round can change, in M$.
@@ -223,10 +223,8 @@ fn worths(game: &Game) -> Vec<f64> {
                     - 0.25 * f64::from(supply.experts_in_hospital());
                 worth += EXPERT_WORTH * experts + OCCASIONAL_WORTH * f64::from(supply.occasionals);
             }
-            if let Some(winners) = &winners {
-                if winners.contains(&seat) {
-                    worth += WIN_WORTH / winners.len() as f64;
-                }
+            if let Some(winners) = winners.as_ref().filter(|w| w.contains(&seat)) {
+                worth += WIN_WORTH / winners.len() as f64;
             }
             worth
         })

@@ -24,7 +24,10 @@ impl Strategy for Random {
     }
 
     fn choose(&mut self, view: &View, _time: Option<Duration>) -> Turn {
-        let legal = view.legal.as_ref().expect("choose is called on the seat's turn");
+        let legal = view
+            .legal
+            .as_ref()
+            .expect("choose is called on the seat's turn");
         // Counting and indexing the legal set avoids listing every turn.
         let count = u32::try_from(legal.count()).unwrap_or(u32::MAX);
         legal
