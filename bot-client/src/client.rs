@@ -203,16 +203,7 @@ impl Session {
     }
 
     pub async fn create_game(&self, settings: v1::GameSettings) -> Result<String, ClientError> {
-        Ok(self
-            .client()
-            .create_game(self.request(v1::CreateGameRequest {
-                settings: Some(settings),
-                seed: None,
-            }))
-            .await
-            .map_err(rpc("CreateGame"))?
-            .into_inner()
-            .game_id)
+        self.create_seeded_game(settings, None).await
     }
 
     pub async fn join(&self, game_id: &str, seat: Option<u32>) -> Result<u32, ClientError> {
@@ -300,6 +291,58 @@ impl Session {
             .into_inner()
             .view
             .unwrap_or_default())
+    }
+
+    pub async fn list_games(
+        &self,
+        request: v1::ListGamesRequest,
+    ) -> Result<v1::ListGamesResponse, ClientError> {
+        Ok(self
+            .client()
+            .list_games(self.request(request))
+            .await
+            .map_err(rpc("ListGames"))?
+            .into_inner())
+    }
+
+    pub async fn history(&self, game_id: &str) -> Result<v1::GetHistoryResponse, ClientError> {
+        Ok(self
+            .client()
+            .get_history(self.request(v1::GetHistoryRequest {
+                game_id: game_id.to_string(),
+            }))
+            .await
+            .map_err(rpc("GetHistory"))?
+            .into_inner())
+    }
+
+    /// Creates a game with a fixed seed (tests and demonstrations only).
+    pub async fn create_seeded_game(
+        &self,
+        settings: v1::GameSettings,
+        seed: Option<u64>,
+    ) -> Result<String, ClientError> {
+        Ok(self
+            .client()
+            .create_game(self.request(v1::CreateGameRequest {
+                settings: Some(settings),
+                seed,
+            }))
+            .await
+            .map_err(rpc("CreateGame"))?
+            .into_inner()
+            .game_id)
+    }
+
+    /// A `WatchGame` stream resuming after `after_seq` (from a snapshot if `None`).
+    pub async fn watch_from(
+        &self,
+        game_id: &str,
+        after_seq: Option<u64>,
+    ) -> Result<tonic::Streaming<v1::WatchGameResponse>, ClientError> {
+        self.watch(game_id, after_seq)
+            .await
+            .map_err(rpc("WatchGame"))
     }
 
     /// A `WatchGame` stream from a snapshot.

@@ -17,11 +17,12 @@ pub struct Credentials {
 impl Credentials {
     /// `<config dir>/theboss/bot-credentials.json`.
     pub fn default_path() -> Option<PathBuf> {
-        Some(
-            dirs::config_dir()?
-                .join("theboss")
-                .join("bot-credentials.json"),
-        )
+        Credentials::path_in_config_dir("bot-credentials.json")
+    }
+
+    /// `<config dir>/theboss/<file>` (e.g. `~/.config/theboss/…` on Linux).
+    pub fn path_in_config_dir(file: &str) -> Option<PathBuf> {
+        Some(dirs::config_dir()?.join("theboss").join(file))
     }
 
     /// The credentials saved for `server`, if any.

@@ -1,11 +1,277 @@
-//! `boss`, the reference command-line client of The Boss.
-//!
-//! Not built yet: issue #5 brings `boss play --bots N`, `register`, `create`, `join`, `list`,
-//! `watch`, `replay` and `status`. Until then the binary says so and exits with status 2.
+//! `boss`: the reference command-line client of The Boss.
 
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-fn main() -> ExitCode {
-    eprintln!("boss: the command-line client is not built yet (issue #5)");
-    ExitCode::from(2)
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use theboss::v1;
+use theboss_bot::client::Connection;
+use theboss_bot::credentials::Credentials;
+use theboss_bot::strategy::StrategyKind;
+use theboss_cli::commands::{self, CommandError};
+use theboss_cli::play::{Io, PlayError};
+use theboss_cli::render::Painter;
+use theboss_engine::City;
+use tokio::sync::mpsc;
+
+#[derive(Debug, Parser)]
+#[command(name = "boss", version, about = "Play The Boss from a terminal")]
+struct Cli {
+    /// The server's URL.
+    #[arg(
+        long,
+        env = "THEBOSS_SERVER",
+        default_value = "http://127.0.0.1:50051",
+        global = true
+    )]
+    server: String,
+    /// Where your API token is kept (default: your config directory).
+    #[arg(long, global = true)]
+    token_file: Option<PathBuf>,
+    /// Your name, used when registering.
+    #[arg(long, env = "USER", default_value = "player", global = true)]
+    name: String,
+    /// Read turns from stdin without prompts; any refused line ends the game with an error.
+    #[arg(long, global = true)]
+    script: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Start a game against sample bots and play it.
+    Play {
+        /// How many bots (1 to 3).
+        #[arg(long, default_value_t = 3)]
+        bots: u32,
+        #[arg(long, default_value = "heuristic")]
+        strategy: StrategyKind,
+        /// Fix the deal (for demonstrations and tests).
+        #[arg(long, hide = true)]
+        seed: Option<u64>,
+    },
+    /// Register (or show) your identity on the server.
+    Register,
+    /// Create a game for others to join.
+    Create(CreateArgs),
+    /// Take a seat in a game and play it.
+    Join {
+        game: String,
+        #[arg(long)]
+        seat: Option<u32>,
+    },
+    /// List games.
+    List {
+        #[arg(long, value_enum)]
+        status: Vec<StatusArg>,
+        /// Only games you are seated in.
+        #[arg(long)]
+        mine: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Who you are and your games, or one game's state.
+    Status {
+        game: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Follow a game live.
+    Watch {
+        game: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Step through a finished game with everything revealed.
+    Replay {
+        game: String,
+        /// Print every step without waiting for Enter.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+struct CreateArgs {
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(2..=4))]
+    players: u32,
+    /// An optional city set, by number (1 New York … 7 Philadelphia), e.g. `--cities 2,3,5`.
+    #[arg(long, value_delimiter = ',')]
+    cities: Vec<u8>,
+    /// Seconds per turn (0: no limit).
+    #[arg(long, default_value_t = 0)]
+    turn_time: u32,
+    /// Leave the game out of public listings.
+    #[arg(long)]
+    unlisted: bool,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum StatusArg {
+    Open,
+    Running,
+    Finished,
+    Aborted,
+}
+
+impl From<StatusArg> for v1::GameStatus {
+    fn from(s: StatusArg) -> v1::GameStatus {
+        match s {
+            StatusArg::Open => v1::GameStatus::Open,
+            StatusArg::Running => v1::GameStatus::Running,
+            StatusArg::Finished => v1::GameStatus::Finished,
+            StatusArg::Aborted => v1::GameStatus::Aborted,
+        }
+    }
+}
+
+/// Lines of stdin, read on a thread of their own so the game can go on meanwhile.
+fn stdin_lines() -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel(16);
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if tx.blocking_send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    match run(Cli::parse()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("boss: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let token_file = match cli.token_file.clone() {
+        Some(path) => path,
+        None => Credentials::path_in_config_dir("cli-credentials.json")
+            .context("no config directory; use --token-file")?,
+    };
+    let connection = Connection::connect(&cli.server)
+        .await
+        .with_context(|| format!("cannot reach the server at {} (is it running?)", cli.server))?;
+    let session = commands::login(&connection, &token_file, &cli.name).await?;
+    let stdout = std::io::stdout();
+    let colour = stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let painter = Painter { colour };
+    let interactive = !cli.script && std::io::stdin().is_terminal();
+    // Strips colour codes when stdout is not a terminal or NO_COLOR is set.
+    let mut out = anstream::AutoStream::auto(stdout);
+    let mut lines = stdin_lines();
+    let result: Result<(), CommandError> = match cli.command {
+        Command::Play {
+            bots,
+            strategy,
+            seed,
+        } => commands::play_against_bots(
+            &connection,
+            &session,
+            bots,
+            strategy,
+            seed,
+            &mut Io {
+                lines: &mut lines,
+                out: &mut out,
+                painter,
+                interactive,
+            },
+        )
+        .await
+        .map(drop),
+        Command::Register => {
+            writeln!(
+                out,
+                "You are {} ({}); your token is saved in {}.",
+                session.credentials.display_name,
+                session.player_id(),
+                token_file.display()
+            )?;
+            Ok(())
+        }
+        Command::Create(args) => {
+            let cities = args
+                .cities
+                .iter()
+                .map(|&n| {
+                    City::from_number(n).with_context(|| format!("{n} is not a city number (1-7)"))
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let id = session
+                .create_game(commands::settings(
+                    args.players,
+                    &cities,
+                    args.turn_time,
+                    args.unlisted,
+                ))
+                .await?;
+            if args.json {
+                writeln!(out, "{}", serde_json::json!({ "game_id": id }))?;
+            } else {
+                writeln!(out, "Created game {id}. Join it with: boss join {id}")?;
+            }
+            Ok(())
+        }
+        Command::Join { game, seat } => commands::join_and_play(
+            &session,
+            &game,
+            seat,
+            &mut Io {
+                lines: &mut lines,
+                out: &mut out,
+                painter,
+                interactive,
+            },
+        )
+        .await
+        .map(drop),
+        Command::List { status, mine, json } => {
+            let statuses: Vec<v1::GameStatus> = status.into_iter().map(Into::into).collect();
+            commands::list(&session, &statuses, mine, json, &mut out).await
+        }
+        Command::Status { game, json } => {
+            commands::status(
+                &connection,
+                &session,
+                game.as_deref(),
+                json,
+                &mut out,
+                painter,
+            )
+            .await
+        }
+        Command::Watch { game, json } => {
+            commands::watch(&session, &game, json, &mut out, painter).await
+        }
+        Command::Replay { game, all } => {
+            let wait = interactive && !all;
+            let mut step = || {
+                if !wait {
+                    return true;
+                }
+                print!("[Enter: next turn, q: quit] ");
+                let _ = std::io::stdout().flush();
+                let mut answer = String::new();
+                std::io::stdin().read_line(&mut answer).is_ok() && answer.trim() != "q"
+            };
+            commands::replay(&session, &game, &mut out, painter, &mut step).await
+        }
+    };
+    match result {
+        Err(CommandError::Play(PlayError::Quit)) => Ok(()),
+        other => Ok(other?),
+    }
 }

@@ -1,0 +1,410 @@
+//! The `boss` subcommands, each a function over a session and an output, so tests can run
+//! them against an in-process server.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+use theboss::convert::{view_from_wire, view_to_wire};
+use theboss::v1::{self, game_event::Kind, watch_game_response::Message};
+use theboss_bot::client::{ClientError, Connection, PlayOptions, Seating, Session, play_many};
+use theboss_bot::strategy::StrategyKind;
+use theboss_engine::{City, Game, GameConfig, Seat, Viewer};
+
+use crate::names::city_short;
+use crate::play::{self, Io, PlayError};
+use crate::render::{self, Painter};
+
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error(transparent)]
+    Play(#[from] PlayError),
+    #[error("output: {0}")]
+    Output(#[from] std::io::Error),
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// A saved identity, or a new one registered under `name`.
+pub async fn login(
+    connection: &Connection,
+    token_file: &Path,
+    name: &str,
+) -> Result<Session, CommandError> {
+    Ok(connection.authenticate(token_file, name, false).await?)
+}
+
+/// Settings for a new game.
+pub fn settings(players: u32, cities: &[City], turn_time: u32, unlisted: bool) -> v1::GameSettings {
+    v1::GameSettings {
+        players,
+        cities: cities
+            .iter()
+            .map(|&c| theboss::convert::city_to_wire(c) as i32)
+            .collect(),
+        turn_time_limit_seconds: turn_time,
+        visibility: if unlisted {
+            v1::Visibility::Unlisted
+        } else {
+            v1::Visibility::Public
+        } as i32,
+    }
+}
+
+/// `boss play --bots N`: a game of N bots and us, played here.
+pub async fn play_against_bots(
+    connection: &Connection,
+    session: &Session,
+    bots: u32,
+    strategy: StrategyKind,
+    seed: Option<u64>,
+    io: &mut Io<'_>,
+) -> Result<v1::GameView, CommandError> {
+    if !(1..=3).contains(&bots) {
+        return Err(CommandError::Usage("--bots takes 1 to 3".into()));
+    }
+    let game_id = session
+        .create_seeded_game(settings(bots + 1, &[], 0, true), seed)
+        .await?;
+    session.join(&game_id, Some(0)).await?;
+    writeln!(
+        io.out,
+        "Game {game_id}: you are seat 0 against {bots} {strategy} bot(s)."
+    )?;
+    for i in 0..bots {
+        let bot = connection
+            .register(&format!("{strategy} bot {}", i + 1), true)
+            .await?;
+        let seating = Seating::Join {
+            game_id: game_id.clone(),
+            seat: Some(i + 1),
+        };
+        tokio::spawn(async move {
+            if let Err(error) =
+                play_many(&bot, seating, strategy, 1, 1, &PlayOptions::default()).await
+            {
+                eprintln!("a bot stopped: {error}");
+            }
+        });
+    }
+    Ok(play::play(session, &game_id, io).await?)
+}
+
+/// `boss join GAME`: take a seat and play.
+pub async fn join_and_play(
+    session: &Session,
+    game_id: &str,
+    seat: Option<u32>,
+    io: &mut Io<'_>,
+) -> Result<v1::GameView, CommandError> {
+    let seat = session.join(game_id, seat).await?;
+    writeln!(
+        io.out,
+        "Seated at seat {seat}; the game starts when the table is full."
+    )?;
+    Ok(play::play(session, game_id, io).await?)
+}
+
+#[derive(Debug, Serialize)]
+struct GameLine {
+    game_id: String,
+    status: String,
+    players: u32,
+    seats: Vec<String>,
+    winners: Vec<u32>,
+    ladder: bool,
+}
+
+fn status_name(status: i32) -> String {
+    v1::GameStatus::try_from(status)
+        .unwrap_or_default()
+        .as_str_name()
+        .trim_start_matches("GAME_STATUS_")
+        .to_lowercase()
+}
+
+/// `boss list`.
+pub async fn list(
+    session: &Session,
+    statuses: &[v1::GameStatus],
+    mine: bool,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    let response = session
+        .list_games(v1::ListGamesRequest {
+            statuses: statuses.iter().map(|s| *s as i32).collect(),
+            mine,
+            page_size: 50,
+            page_token: String::new(),
+        })
+        .await?;
+    let lines: Vec<GameLine> = response
+        .games
+        .iter()
+        .map(|g| GameLine {
+            game_id: g.game_id.clone(),
+            status: status_name(g.status),
+            players: g.settings.as_ref().map_or(0, |s| s.players),
+            seats: g.seats.iter().map(|s| s.display_name.clone()).collect(),
+            winners: g.winners.clone(),
+            ladder: g.ladder,
+        })
+        .collect();
+    if json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&lines).expect("plain data")
+        )?;
+        return Ok(());
+    }
+    if lines.is_empty() {
+        writeln!(out, "No games.")?;
+    }
+    for g in &lines {
+        writeln!(
+            out,
+            "{}  {:<8}  {}/{} seated: {}",
+            g.game_id,
+            g.status,
+            g.seats.len(),
+            g.players,
+            g.seats.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+#[derive(Debug, Serialize)]
+struct StatusLine<'a> {
+    player_id: &'a str,
+    display_name: &'a str,
+    server: &'a str,
+}
+
+/// `boss status [GAME]`: who we are and our games, or one game's state.
+pub async fn status(
+    connection: &Connection,
+    session: &Session,
+    game_id: Option<&str>,
+    json: bool,
+    out: &mut dyn Write,
+    painter: Painter,
+) -> Result<(), CommandError> {
+    match game_id {
+        None => {
+            if json {
+                let me = StatusLine {
+                    player_id: session.player_id(),
+                    display_name: &session.credentials.display_name,
+                    server: connection.url(),
+                };
+                writeln!(out, "{}", serde_json::to_string(&me).expect("plain data"))?;
+            } else {
+                writeln!(
+                    out,
+                    "You are {} ({}) on {}.",
+                    session.credentials.display_name,
+                    session.player_id(),
+                    connection.url()
+                )?;
+            }
+            list(
+                session,
+                &[v1::GameStatus::Open, v1::GameStatus::Running],
+                true,
+                json,
+                out,
+            )
+            .await
+        }
+        Some(game_id) => {
+            let view = session.view(game_id).await?;
+            let engine = view_from_wire(&view).map_err(ClientError::from)?;
+            if json {
+                writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(&engine).expect("views serialize")
+                )?;
+            } else {
+                write!(out, "{}", render::table(&view, &engine, painter))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct WatchLine {
+    seq: u64,
+    event: Option<String>,
+    view: theboss_engine::View,
+}
+
+/// `boss watch GAME`: follow a game live until it ends.
+pub async fn watch(
+    session: &Session,
+    game_id: &str,
+    json: bool,
+    out: &mut dyn Write,
+    painter: Painter,
+) -> Result<(), CommandError> {
+    let mut stream = session.watch_stream(game_id).await?;
+    while let Some(message) = stream.message().await.map_err(|status| ClientError::Rpc {
+        call: "WatchGame",
+        status,
+    })? {
+        let (seq, event, view) = match message.message {
+            Some(Message::Snapshot(view)) => (view.seq, None, view),
+            Some(Message::Update(u)) => match u.view {
+                Some(view) => (u.seq, u.event, view),
+                None => continue,
+            },
+            Some(Message::KeepAlive(_)) | None => continue,
+        };
+        let engine = view_from_wire(&view).map_err(ClientError::from)?;
+        let names = render::names(&view);
+        let text = event
+            .as_ref()
+            .and_then(|e| render::event_text(e, &names, Painter::PLAIN));
+        if json {
+            let line = WatchLine {
+                seq,
+                event: text,
+                view: engine,
+            };
+            writeln!(
+                out,
+                "{}",
+                serde_json::to_string(&line).expect("views serialize")
+            )?;
+            continue;
+        }
+        match event
+            .as_ref()
+            .and_then(|e| render::event_text(e, &names, painter))
+        {
+            Some(line) => writeln!(out, "  {line}")?,
+            None => write!(out, "{}", render::table(&view, &engine, painter))?,
+        }
+        if matches!(event.and_then(|e| e.kind), Some(Kind::TurnTaken(_))) {
+            write!(out, "{}", render::table(&view, &engine, painter))?;
+        }
+    }
+    Ok(())
+}
+
+/// `boss replay GAME`: a finished game step by step, everything revealed. `step` is called
+/// before each turn and may stop the replay by returning false.
+pub async fn replay(
+    session: &Session,
+    game_id: &str,
+    out: &mut dyn Write,
+    painter: Painter,
+    step: &mut dyn FnMut() -> bool,
+) -> Result<(), CommandError> {
+    let history = session.history(game_id).await?;
+    let seed = history
+        .seed
+        .ok_or_else(|| CommandError::Usage("only finished games can be replayed".into()))?;
+    let mut names: Vec<String> = Vec::new();
+    let mut config = None;
+    let mut turns = Vec::new();
+    for entry in &history.entries {
+        match entry.event.as_ref().and_then(|e| e.kind.as_ref()) {
+            Some(Kind::PlayerJoined(j)) => {
+                if let Some(p) = &j.player {
+                    let seat = p.seat as usize;
+                    if names.len() <= seat {
+                        names.resize(seat + 1, String::new());
+                    }
+                    names[seat] = p.display_name.clone();
+                }
+            }
+            Some(Kind::GameStarted(g)) => {
+                let cities = g
+                    .cities
+                    .iter()
+                    .map(|&c| theboss::convert::city_from_wire(c, "cities"))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(ClientError::from)?;
+                config = Some(GameConfig::new(g.players as u8, seed).with_cities(cities));
+            }
+            Some(Kind::TurnTaken(t)) => {
+                let action = t
+                    .action
+                    .as_ref()
+                    .ok_or_else(|| CommandError::Usage("a turn without action".into()))?;
+                let turn = theboss::convert::turn_from_wire(action, "action")
+                    .map_err(ClientError::from)?;
+                turns.push((t.seat as Seat, turn));
+            }
+            _ => {}
+        }
+    }
+    let config = config.ok_or_else(|| CommandError::Usage("the game never started".into()))?;
+    let mut game = Game::new(&config).map_err(|e| CommandError::Usage(e.to_string()))?;
+    let wire_names = |view: &theboss_engine::View| {
+        let mut wire = view_to_wire(view);
+        for (seat, s) in wire.seats.iter_mut().enumerate() {
+            s.player = Some(v1::SeatPlayer {
+                seat: seat as u32,
+                display_name: names.get(seat).cloned().unwrap_or_default(),
+                ..Default::default()
+            });
+        }
+        wire.status = v1::GameStatus::Running as i32;
+        wire
+    };
+    for (i, (seat, turn)) in turns.iter().enumerate() {
+        if !step() {
+            return Ok(());
+        }
+        let view = game.view(Viewer::Spectator);
+        writeln!(out, "── turn {} of {} ──", i + 1, turns.len())?;
+        write!(out, "{}", render::table(&wire_names(&view), &view, painter))?;
+        for s in 0..game.players() {
+            let hand: Vec<String> = game
+                .hand(s)
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} {}",
+                        city_short(c.city),
+                        crate::names::face_short(c.face)
+                    )
+                })
+                .collect();
+            writeln!(
+                out,
+                "  hand of {}: {}",
+                names.get(usize::from(s)).map_or("?", String::as_str),
+                hand.join(", ")
+            )?;
+        }
+        let down: Vec<String> = game
+            .setup()
+            .cities()
+            .iter()
+            .filter_map(|&c| {
+                game.face_down(c).map(|card| {
+                    format!("{} {}", city_short(c), crate::names::face_short(card.face))
+                })
+            })
+            .collect();
+        writeln!(out, "  face down: {}", down.join(", "))?;
+        let name = names.get(usize::from(*seat)).map_or("?", String::as_str);
+        writeln!(out, "  {name} plays: {}", crate::input::turn_text(turn))?;
+        game.apply(*seat, turn)
+            .map_err(|e| CommandError::Usage(format!("the history does not replay: {e}")))?;
+    }
+    let view = game.view(Viewer::Spectator);
+    let mut wire = wire_names(&view);
+    wire.status = v1::GameStatus::Finished as i32;
+    write!(out, "{}", render::table(&wire, &view, painter))?;
+    Ok(())
+}

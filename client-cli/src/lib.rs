@@ -1,0 +1,16 @@
+//! # theboss-cli
+//!
+//! `boss`, the reference command-line client of The Boss: play against bots, join games,
+//! list, watch and replay them. Every subcommand is a function in [`commands`] over a
+//! session and an output, so the binary (`src/main.rs`) stays thin and tests drive the
+//! same code through an in-process server.
+//!
+//! - [`input`]: the turn grammar and its local checks; [`names`]: names and abbreviations;
+//! - [`render`]: the table, the deduction panel and event lines, coloured or plain;
+//! - [`play`]: the game loop (interactive, or scripted from stdin).
+
+pub mod commands;
+pub mod input;
+pub mod names;
+pub mod play;
+pub mod render;

@@ -1,0 +1,219 @@
+//! Playing a game from the terminal (or from a script on stdin): follow the stream, show
+//! what happens, and on our turn read commands until a turn is complete, checked locally
+//! before it is sent.
+
+use std::io::Write;
+use std::time::Duration;
+
+use theboss::convert::view_from_wire;
+use theboss::v1::{self, watch_game_response::Message};
+use theboss_bot::client::{ClientError, Session};
+use tokio::sync::mpsc;
+use tonic::Code;
+
+use crate::input::{Command, Draft, HELP, parse_line};
+use crate::render::{self, Painter};
+
+/// Where lines come from and text goes.
+pub struct Io<'a> {
+    pub lines: &'a mut mpsc::Receiver<String>,
+    pub out: &'a mut (dyn Write + Send),
+    pub painter: Painter,
+    /// A person is typing: draw the table and prompt. Otherwise a script is: any refused
+    /// line is an error.
+    pub interactive: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error("output: {0}")]
+    Output(#[from] std::io::Error),
+    #[error("the input ended before the game did")]
+    InputEnded,
+    #[error("left the game")]
+    Quit,
+    #[error("line {line:?} refused: {reason}")]
+    Refused { line: String, reason: String },
+    #[error("the stream of the game kept failing")]
+    StreamLost,
+}
+
+/// How long to wait for the rest of an action's updates before acting on its view (they
+/// are sent back to back, and the view alone does not say which event is its last).
+const BATCH_SETTLE: Duration = Duration::from_millis(30);
+
+/// What the stream has told us so far.
+#[derive(Default)]
+struct Seen {
+    last_seq: Option<u64>,
+    latest: Option<v1::GameView>,
+}
+
+impl Seen {
+    fn take(&mut self, message: v1::WatchGameResponse, io: &mut Io<'_>) -> Result<(), PlayError> {
+        match message.message {
+            Some(Message::Snapshot(view)) => {
+                self.last_seq = Some(view.seq);
+                self.latest = Some(view);
+            }
+            Some(Message::Update(update)) => {
+                self.last_seq = Some(update.seq);
+                if let Some(view) = update.view {
+                    let names = render::names(&view);
+                    if let Some(line) = update
+                        .event
+                        .as_ref()
+                        .and_then(|e| render::event_text(e, &names, io.painter))
+                    {
+                        writeln!(io.out, "  {line}")?;
+                    }
+                    self.latest = Some(view);
+                }
+            }
+            Some(Message::KeepAlive(_)) | None => {}
+        }
+        Ok(())
+    }
+}
+
+/// Plays until the game is over; returns the final view.
+pub async fn play(
+    session: &Session,
+    game_id: &str,
+    io: &mut Io<'_>,
+) -> Result<v1::GameView, PlayError> {
+    let mut seen = Seen::default();
+    let mut answered: Option<u64> = None;
+    let mut failures = 0;
+    loop {
+        let mut stream = match session.watch_from(game_id, seen.last_seq).await {
+            Ok(stream) => stream,
+            Err(e) => {
+                failures += 1;
+                if failures > 10 {
+                    return Err(e.into());
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            }
+        };
+        loop {
+            match stream.message().await {
+                Ok(Some(message)) => seen.take(message, io)?,
+                Ok(None) => break,
+                Err(_) => {
+                    failures += 1;
+                    if failures > 10 {
+                        return Err(PlayError::StreamLost);
+                    }
+                    break;
+                }
+            }
+            failures = 0;
+            while let Ok(Ok(Some(message))) =
+                tokio::time::timeout(BATCH_SETTLE, stream.message()).await
+            {
+                seen.take(message, io)?;
+            }
+            let Some(view) = seen.latest.clone() else {
+                continue;
+            };
+            let status = v1::GameStatus::try_from(view.status).unwrap_or_default();
+            if matches!(status, v1::GameStatus::Finished | v1::GameStatus::Aborted) {
+                let engine = view_from_wire(&view).map_err(ClientError::from)?;
+                write!(io.out, "\n{}", render::table(&view, &engine, io.painter))?;
+                return Ok(view);
+            }
+            let my_turn = view.viewer_seat.is_some() && view.to_move == view.viewer_seat;
+            if my_turn
+                && answered.is_none_or(|s| s < view.seq)
+                && take_turn(session, game_id, &view, io).await?
+            {
+                answered = Some(view.seq);
+            }
+        }
+    }
+}
+
+/// Reads commands until a turn is sent. Returns false if the game moved on meanwhile.
+async fn take_turn(
+    session: &Session,
+    game_id: &str,
+    view: &v1::GameView,
+    io: &mut Io<'_>,
+) -> Result<bool, PlayError> {
+    let engine = view_from_wire(view).map_err(ClientError::from)?;
+    if io.interactive {
+        write!(io.out, "\n{}", render::table(view, &engine, io.painter))?;
+        writeln!(io.out, "Type `help` for how to enter a turn.")?;
+    }
+    let mut draft = Draft::default();
+    loop {
+        if io.interactive {
+            write!(
+                io.out,
+                "{}> ",
+                if draft.placement.is_some() {
+                    "(placed) "
+                } else {
+                    ""
+                }
+            )?;
+            io.out.flush()?;
+        }
+        let line = io.lines.recv().await.ok_or(PlayError::InputEnded)?;
+        let commands = match parse_line(&line, &engine) {
+            Ok(commands) => commands,
+            Err(reason) if io.interactive => {
+                writeln!(io.out, "  ✗ {reason}")?;
+                continue;
+            }
+            Err(reason) => return Err(PlayError::Refused { line, reason }),
+        };
+        for command in &commands {
+            match command {
+                Command::Help => writeln!(io.out, "{HELP}")?,
+                Command::Odds => write!(io.out, "{}", render::odds(&engine))?,
+                Command::Table => write!(io.out, "{}", render::table(view, &engine, io.painter))?,
+                Command::Quit => return Err(PlayError::Quit),
+                Command::Place(p) if io.interactive => {
+                    draft.apply(command);
+                    writeln!(io.out, "  placing {p}; now `play <city> <face>`")?;
+                }
+                _ => {
+                    let Some(turn) = draft.apply(command) else {
+                        continue;
+                    };
+                    let action = theboss::convert::turn_to_wire(&turn);
+                    match session.submit_once(game_id, view.seq, action).await {
+                        Ok(_) => return Ok(true),
+                        Err(ClientError::Rpc { status, .. }) if status.code() == Code::Aborted => {
+                            writeln!(
+                                io.out,
+                                "  the game moved on (time ran out?); here is the new state"
+                            )?;
+                            return Ok(false);
+                        }
+                        Err(ClientError::Rpc { status, .. })
+                            if matches!(
+                                status.code(),
+                                Code::FailedPrecondition | Code::InvalidArgument
+                            ) =>
+                        {
+                            if !io.interactive {
+                                return Err(PlayError::Refused {
+                                    line,
+                                    reason: status.message().to_string(),
+                                });
+                            }
+                            writeln!(io.out, "  ✗ the server refused: {}", status.message())?;
+                        }
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+            }
+        }
+    }
+}

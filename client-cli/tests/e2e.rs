@@ -1,0 +1,171 @@
+//! The CLI end to end through an in-process server: a whole game against bots with the
+//! turns read from a script, then listing, status, watching and replaying it.
+
+use theboss::v1;
+use theboss_bot::client::Connection;
+use theboss_bot::strategy::heuristic::Heuristic;
+use theboss_bot::strategy::{Strategy, StrategyKind};
+use theboss_cli::commands;
+use theboss_cli::input::turn_text;
+use theboss_cli::play::{Io, PlayError};
+use theboss_cli::render::Painter;
+use theboss_engine::{Game, GameConfig, Viewer};
+use theboss_server::testing::TestServer;
+use tokio::sync::mpsc;
+
+/// Plays the game the server will deal for `seed` offline, every seat by the (deterministic)
+/// heuristic, and writes seat 0's turns as the script a person would type.
+fn script_for(seed: u64, players: u8) -> (Vec<String>, theboss_engine::Outcome) {
+    let mut game = Game::new(&GameConfig::new(players, seed)).unwrap();
+    let mut lines = Vec::new();
+    while let Some(seat) = game.to_move() {
+        let turn = Heuristic::new().choose(&game.view(Viewer::Seat(seat)), None);
+        if seat == 0 {
+            lines.push(turn_text(&turn));
+        }
+        game.apply(seat, &turn).unwrap();
+    }
+    (lines, game.outcome().unwrap().clone())
+}
+
+#[tokio::test]
+async fn a_scripted_game_against_bots_then_list_status_watch_and_replay() {
+    let server = TestServer::sqlite().await;
+    let dir = tempfile::tempdir().unwrap();
+    let connection = Connection::connect(&server.url()).await.unwrap();
+    let token_file = dir.path().join("creds.json");
+    let session = commands::login(&connection, &token_file, "Tester")
+        .await
+        .unwrap();
+    // The saved token is used next time.
+    let again = commands::login(&connection, &token_file, "Someone else")
+        .await
+        .unwrap();
+    assert_eq!(again.player_id(), session.player_id());
+
+    let seed = 12;
+    let (script, expected) = script_for(seed, 4);
+    let (tx, mut lines) = mpsc::channel(script.len() + 1);
+    for line in &script {
+        tx.send(line.clone()).await.unwrap();
+    }
+    drop(tx);
+    let mut out: Vec<u8> = Vec::new();
+    let end = commands::play_against_bots(
+        &connection,
+        &session,
+        3,
+        StrategyKind::Heuristic,
+        Some(seed),
+        &mut Io {
+            lines: &mut lines,
+            out: &mut out,
+            painter: Painter::PLAIN,
+            interactive: false,
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(end.status, v1::GameStatus::Finished as i32);
+    let outcome = theboss::convert::outcome_from_wire(end.outcome.as_ref().unwrap(), 4).unwrap();
+    assert_eq!(outcome, expected, "the game went exactly as scripted");
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("Tester placed") || text.contains("Tester played"),
+        "{text}"
+    );
+    assert!(text.contains("Game over"));
+    assert!(!text.contains('\u{1b}'), "plain output has no escape codes");
+
+    let game_id = end.game_id.clone();
+    let mut out = Vec::new();
+    commands::list(&session, &[v1::GameStatus::Finished], true, true, &mut out)
+        .await
+        .unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(listed[0]["game_id"], game_id.as_str());
+    assert_eq!(listed[0]["status"], "finished");
+    assert_eq!(listed[0]["seats"].as_array().unwrap().len(), 4);
+
+    let mut out = Vec::new();
+    commands::status(
+        &connection,
+        &session,
+        Some(&game_id),
+        true,
+        &mut out,
+        Painter::PLAIN,
+    )
+    .await
+    .unwrap();
+    let status: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert!(status["outcome"]["winners"].is_array());
+
+    let mut out = Vec::new();
+    commands::watch(&session, &game_id, true, &mut out, Painter::PLAIN)
+        .await
+        .unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines.len(),
+        1,
+        "a finished game: one snapshot, then the stream ends"
+    );
+
+    let mut out = Vec::new();
+    let mut steps = 0;
+    commands::replay(&session, &game_id, &mut out, Painter::PLAIN, &mut || {
+        steps += 1;
+        true
+    })
+    .await
+    .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(steps > 60, "{steps} steps");
+    assert!(text.contains("face down: "), "everything is revealed");
+    assert!(text.contains("hand of Tester"));
+    for line in &script {
+        assert!(text.contains(&format!("Tester plays: {line}")), "{line}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_refused_script_line_is_an_error_naming_it() {
+    let server = TestServer::sqlite().await;
+    let dir = tempfile::tempdir().unwrap();
+    let connection = Connection::connect(&server.url()).await.unwrap();
+    let session = commands::login(&connection, &dir.path().join("c.json"), "Tester")
+        .await
+        .unwrap();
+    let (tx, mut lines) = mpsc::channel(4);
+    tx.send("place chicago 1e play ny 1".into()).await.unwrap();
+    drop(tx);
+    let mut out: Vec<u8> = Vec::new();
+    let result = commands::play_against_bots(
+        &connection,
+        &session,
+        1,
+        StrategyKind::Random,
+        Some(1),
+        &mut Io {
+            lines: &mut lines,
+            out: &mut out,
+            painter: Painter::PLAIN,
+            interactive: false,
+        },
+    )
+    .await;
+    match result {
+        Err(commands::CommandError::Play(PlayError::Refused { line, reason })) => {
+            assert_eq!(line, "place chicago 1e play ny 1");
+            assert!(reason.contains("Chicago"), "{reason}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    server.stop().await;
+}
