@@ -53,6 +53,9 @@ pub fn settings(players: u32, cities: &[City], turn_time: u32, unlisted: bool) -
     }
 }
 
+/// Names of the sample bots a `boss play` game seats.
+const BOT_NAMES: [&str; 3] = ["Nitti", "Moran", "Torrio"];
+
 /// `boss play --bots N`: a game of N bots and us, played here.
 pub async fn play_against_bots(
     connection: &Connection,
@@ -73,13 +76,11 @@ pub async fn play_against_bots(
         io.out,
         "Game {game_id}: you are seat 0 against {bots} {strategy} bot(s)."
     )?;
-    for i in 0..bots {
-        let bot = connection
-            .register(&format!("{strategy} bot {}", i + 1), true)
-            .await?;
+    for (i, name) in BOT_NAMES.iter().take(bots as usize).enumerate() {
+        let bot = connection.register(name, true).await?;
         let seating = Seating::Join {
             game_id: game_id.clone(),
-            seat: Some(i + 1),
+            seat: Some(i as u32 + 1),
         };
         tokio::spawn(async move {
             if let Err(error) =
