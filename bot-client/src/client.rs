@@ -257,9 +257,8 @@ impl Session {
                 match self.join(game_id, *seat).await {
                     Ok(_) => {}
                     // Already seated there (e.g. after a restart of the bot): play on.
-                    Err(ClientError::Rpc { status, .. })
-                        if status.code() == Code::FailedPrecondition
-                            && status.message().contains("already seated") => {}
+                    Err(ClientError::Rpc { status, .. }) if reason(&status) == "ALREADY_SEATED" => {
+                    }
                     Err(e) => return Err(e),
                 }
                 Ok(game_id.clone())
@@ -573,6 +572,15 @@ impl Follower<'_> {
         matches!(status, v1::GameStatus::Finished | v1::GameStatus::Aborted)
             .then(|| result(self.game_id, view, self.turns_played))
     }
+}
+
+/// The machine-readable reason of a refusal (`google.rpc.ErrorInfo`), if any.
+pub fn reason(status: &Status) -> String {
+    use tonic_types::StatusExt;
+    status
+        .get_details_error_info()
+        .map(|info| info.reason)
+        .unwrap_or_default()
 }
 
 /// Failures worth retrying: the server or the connection was briefly away.

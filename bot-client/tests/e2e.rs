@@ -150,3 +150,37 @@ async fn bots_resume_after_the_server_restarts_mid_game() {
     assert_eq!(winners[0], winners[1]);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_bot_restarted_in_a_game_it_sits_in_plays_on() {
+    let server = TestServer::sqlite().await;
+    let connection = Connection::connect(&server.url()).await.unwrap();
+    let a = connection.register("A", true).await.unwrap();
+    let b = connection.register("B", true).await.unwrap();
+    let game_id = a
+        .create_game(v1::GameSettings {
+            players: 2,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    // A took its seat in an earlier life.
+    a.join(&game_id, Some(0)).await.unwrap();
+    let tasks: Vec<_> = [a, b]
+        .into_iter()
+        .map(|session| {
+            let seating = Seating::Join {
+                game_id: game_id.clone(),
+                seat: None,
+            };
+            tokio::spawn(async move {
+                play_many(&session, seating, StrategyKind::Heuristic, 1, 1, &fast()).await
+            })
+        })
+        .collect();
+    for task in tasks {
+        let result = task.await.unwrap().unwrap();
+        assert_eq!(result[0].status, v1::GameStatus::Finished);
+    }
+    server.stop().await;
+}
