@@ -39,12 +39,11 @@ impl Batch {
         self.seq_before + self.events.len() as u64
     }
 
-    /// The events a viewer may see, numbered.
+    /// The events a viewer may see live, numbered.
     pub fn visible_events(&self, viewer: Viewer) -> impl Iterator<Item = (u64, &TableEvent)> {
-        let reveal_all = false;
         (self.seq_before + 1..)
             .zip(&self.events)
-            .filter(move |(_, e)| wire::visible(e, viewer, reveal_all))
+            .filter(move |(_, e)| wire::visible(e, viewer, false))
     }
 
     pub fn view(&self, viewer: Viewer) -> v1::GameView {
