@@ -93,18 +93,26 @@ pub async fn play_against_bots(
     Ok(play::play(session, &game_id, io).await?)
 }
 
-/// `boss join GAME`: take a seat and play.
+/// `boss join GAME`: take a seat and play, or resume a game we sit in.
 pub async fn join_and_play(
     session: &Session,
     game_id: &str,
     seat: Option<u32>,
     io: &mut Io<'_>,
 ) -> Result<v1::GameView, CommandError> {
-    let seat = session.join(game_id, seat).await?;
-    writeln!(
-        io.out,
-        "Seated at seat {seat}; the game starts when the table is full."
-    )?;
+    match session.join(game_id, seat).await {
+        Ok(seat) => writeln!(
+            io.out,
+            "Seated at seat {seat}; the game starts when the table is full."
+        )?,
+        // Back to a game we sit in (after closing the terminal, say): play on.
+        Err(ClientError::Rpc { status, .. })
+            if theboss_bot::client::reason(&status) == "ALREADY_SEATED" =>
+        {
+            writeln!(io.out, "You are already seated here; resuming.")?
+        }
+        Err(e) => return Err(e.into()),
+    }
     Ok(play::play(session, game_id, io).await?)
 }
 

@@ -169,3 +169,59 @@ async fn a_refused_script_line_is_an_error_naming_it() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn join_resumes_a_game_we_already_sit_in() {
+    let server = TestServer::sqlite().await;
+    let dir = tempfile::tempdir().unwrap();
+    let connection = Connection::connect(&server.url()).await.unwrap();
+    let session = commands::login(&connection, &dir.path().join("c.json"), "Tester")
+        .await
+        .unwrap();
+    let seed = 4;
+    let game_id = session
+        .create_seeded_game(commands::settings(2, &[], 0, false), Some(seed))
+        .await
+        .unwrap();
+    // Seated earlier, e.g. before the terminal was closed.
+    session.join(&game_id, Some(0)).await.unwrap();
+    let bot = connection.register("Nitti", true).await.unwrap();
+    let seating = theboss_bot::client::Seating::Join {
+        game_id: game_id.clone(),
+        seat: Some(1),
+    };
+    tokio::spawn(async move {
+        theboss_bot::client::play_many(
+            &bot,
+            seating,
+            StrategyKind::Heuristic,
+            1,
+            1,
+            &Default::default(),
+        )
+        .await
+    });
+    let (script, expected) = script_for(seed, 2);
+    let (tx, mut lines) = mpsc::channel(script.len() + 1);
+    for line in script {
+        tx.send(line).await.unwrap();
+    }
+    let mut out: Vec<u8> = Vec::new();
+    let end = commands::join_and_play(
+        &session,
+        &game_id,
+        None,
+        &mut Io {
+            lines: &mut lines,
+            out: &mut out,
+            painter: Painter::PLAIN,
+            interactive: false,
+        },
+    )
+    .await
+    .unwrap();
+    assert!(String::from_utf8(out).unwrap().contains("resuming"));
+    let outcome = theboss::convert::outcome_from_wire(end.outcome.as_ref().unwrap(), 2).unwrap();
+    assert_eq!(outcome, expected);
+    server.stop().await;
+}

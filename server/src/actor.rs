@@ -15,7 +15,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::error::ApiError;
-use crate::store::{Effects, Store, StoredAction, StoredGame};
+use crate::store::{Effects, Store, StoreError, StoredAction, StoredGame};
 use crate::table::{Action, GameRecord, PlayerInfo, TableError, TableEvent, TableState};
 use crate::wire::{self, now_micros};
 
@@ -232,24 +232,7 @@ pub fn spawn(
         updates: broadcast::channel(options.watch_buffer.max(1)).0,
         options,
     };
-    for (i, stored) in actions.into_iter().enumerate() {
-        if stored.seq != i as u64 + 1 {
-            return Err(crate::store::StoreError::Corrupt(format!(
-                "game {}: action {} where {} was expected",
-                actor.record.id,
-                stored.seq,
-                i + 1
-            )));
-        }
-        let mut next = (*actor.latest().state).clone();
-        let events = next.apply(&actor.record, &stored.action).map_err(|e| {
-            crate::store::StoreError::Corrupt(format!(
-                "game {}: action {} does not replay: {e}",
-                actor.record.id, stored.seq
-            ))
-        })?;
-        actor.push(stored, events, next);
-    }
+    actor.replay(actions)?;
     let (tx, rx) = mpsc::channel(64);
     tokio::spawn(actor.run(rx));
     Ok(GameHandle { tx })
@@ -489,10 +472,60 @@ impl Actor {
             status: next.status,
             winners: next.winners(),
         };
-        self.store
+        if let Err(error) = self
+            .store
             .append_action(&self.record.id, &stored, &effects)
-            .await?;
+            .await
+        {
+            if matches!(error, StoreError::Conflict { .. }) {
+                // The store is ahead of this actor: a commit whose answer was lost, or another
+                // server. Catch up, and let the caller decide again from the new view.
+                self.catch_up().await;
+            }
+            return Err(error.into());
+        }
         Ok(self.push(stored, events, next))
+    }
+
+    /// Applies logged actions after the ones this actor has.
+    fn replay(&mut self, actions: Vec<StoredAction>) -> Result<(), StoreError> {
+        for stored in actions.into_iter().skip(self.actions.len()) {
+            let expected = self.actions.len() as u64 + 1;
+            if stored.seq != expected {
+                return Err(StoreError::Corrupt(format!(
+                    "game {}: action {} where {expected} was expected",
+                    self.record.id, stored.seq
+                )));
+            }
+            let mut next = (*self.latest().state).clone();
+            let events = next.apply(&self.record, &stored.action).map_err(|e| {
+                StoreError::Corrupt(format!(
+                    "game {}: action {} does not replay: {e}",
+                    self.record.id, stored.seq
+                ))
+            })?;
+            self.push(stored, events, next);
+        }
+        Ok(())
+    }
+
+    async fn catch_up(&mut self) {
+        let result = match self.store.load_game(&self.record.id).await {
+            Ok(Some(stored)) => self.replay(stored.actions),
+            Ok(None) => Err(StoreError::Corrupt(format!(
+                "game {} vanished",
+                self.record.id
+            ))),
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(()) => {
+                tracing::warn!(game = %self.record.id, seq = self.seq(), "caught up with the store")
+            }
+            Err(error) => {
+                tracing::error!(game = %self.record.id, %error, "cannot catch up with the store")
+            }
+        }
     }
 
     fn push(&mut self, stored: StoredAction, events: Vec<TableEvent>, state: TableState) -> usize {
@@ -531,5 +564,137 @@ async fn sleep_until(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::*;
+    use crate::store::NewPlayer;
+    use crate::table::{Settings, Visibility};
+
+    /// A stored, unstarted 2-player game with its actor, and two registered players.
+    pub async fn two_player_game(
+        store: Arc<dyn Store>,
+        options: ActorOptions,
+    ) -> (GameHandle, Vec<PlayerInfo>) {
+        let players: Vec<PlayerInfo> = (0..2)
+            .map(|i| PlayerInfo {
+                id: format!("p{i}"),
+                display_name: format!("P{i}"),
+                is_bot: true,
+            })
+            .collect();
+        for p in &players {
+            store
+                .create_player(&NewPlayer {
+                    player: p.clone(),
+                    token_hash: p.id.clone(),
+                    created_at: 0,
+                })
+                .await
+                .unwrap();
+        }
+        let record = GameRecord {
+            id: "g".into(),
+            settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
+            seed: 5,
+            created_by: "p0".into(),
+            created_at: 0,
+            ladder: false,
+        };
+        store.create_game(&record).await.unwrap();
+        let game = spawn(
+            StoredGame {
+                record,
+                actions: vec![],
+            },
+            store,
+            options,
+        )
+        .unwrap();
+        (game, players)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_actor_behind_its_store_catches_up_and_answers_aborted() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let (game, players) =
+            fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
+        for p in &players {
+            game.join(p.clone(), None).await.unwrap();
+        }
+        let latest = game.latest().await.unwrap();
+        let seat = latest.state.to_move().unwrap();
+        let turn = latest.state.default_turn(seat).unwrap();
+        // Another writer commits the next action behind the actor's back.
+        let mut next = (*latest.state).clone();
+        next.apply(
+            &latest.record,
+            &Action::Turn {
+                seat,
+                turn,
+                by_timeout: false,
+            },
+        )
+        .unwrap();
+        store
+            .append_action(
+                "g",
+                &StoredAction {
+                    seq: 3,
+                    action: Action::Turn {
+                        seat,
+                        turn,
+                        by_timeout: false,
+                    },
+                    player_id: Some(players[usize::from(seat)].id.clone()),
+                    idempotency_key: Some("theirs".into()),
+                    at: now_micros(),
+                },
+                &Effects {
+                    status: next.status,
+                    winners: vec![],
+                },
+            )
+            .await
+            .unwrap();
+        let submit = Submit {
+            player_id: players[usize::from(seat)].id.clone(),
+            expected_seq: latest.seq_after(),
+            idempotency_key: "mine".into(),
+            turn,
+        };
+        let refused = game.submit(submit.clone()).await.unwrap_err();
+        assert!(
+            matches!(
+                refused,
+                ApiError::Store(StoreError::Conflict { seq: 3, .. })
+            ),
+            "{refused}"
+        );
+        let caught_up = game.latest().await.unwrap();
+        assert!(caught_up.seq_after() > latest.seq_after());
+        assert_eq!(caught_up.state.to_move(), next.to_move());
+        // The stale request is now refused as stale, and the other writer's key is known.
+        assert!(matches!(
+            game.submit(submit).await,
+            Err(ApiError::Stale { .. })
+        ));
+        let theirs = Submit {
+            player_id: players[usize::from(seat)].id.clone(),
+            expected_seq: 0,
+            idempotency_key: "theirs".into(),
+            turn,
+        };
+        assert_eq!(
+            game.submit(theirs).await.unwrap().seq,
+            caught_up.seq_after()
+        );
     }
 }

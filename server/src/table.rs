@@ -253,11 +253,12 @@ impl TableState {
 
     /// The seat a joining player gets, or why it cannot join.
     pub fn seat_for(&self, player_id: &str, wanted: Option<Seat>) -> Result<Seat, TableError> {
-        if self.status != Status::Open {
-            return Err(TableError::NotOpen);
-        }
+        // Checked first, so that a player coming back to a running game hears where it sits.
         if let Some(seat) = self.seat_of(player_id) {
             return Err(TableError::AlreadySeated { seat });
+        }
+        if self.status != Status::Open {
+            return Err(TableError::NotOpen);
         }
         let players = u8::try_from(self.seats.len()).expect("at most 4 seats");
         match wanted {

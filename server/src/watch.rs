@@ -180,51 +180,15 @@ impl Watcher {
 mod tests {
     use super::*;
     use crate::actor::{self, ActorOptions, Submit};
-    use crate::store::{NewPlayer, StoredGame};
-    use crate::table::{GameRecord, PlayerInfo, Settings, Visibility};
 
     #[tokio::test]
     async fn a_lagging_watcher_re_reads_what_it_missed() {
         let (store, _dir) = crate::testing::sqlite_store().await;
-        let players: Vec<PlayerInfo> = (0..2)
-            .map(|i| PlayerInfo {
-                id: format!("p{i}"),
-                display_name: format!("P{i}"),
-                is_bot: true,
-            })
-            .collect();
-        for p in &players {
-            store
-                .create_player(&NewPlayer {
-                    player: p.clone(),
-                    token_hash: p.id.clone(),
-                    created_at: 0,
-                })
-                .await
-                .unwrap();
-        }
-        let record = GameRecord {
-            id: "g".into(),
-            settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
-            seed: 5,
-            created_by: "p0".into(),
-            created_at: 0,
-            ladder: false,
-        };
-        store.create_game(&record).await.unwrap();
         let options = ActorOptions {
             watch_buffer: 1,
             ..ActorOptions::default()
         };
-        let game = actor::spawn(
-            StoredGame {
-                record,
-                actions: vec![],
-            },
-            store,
-            options,
-        )
-        .unwrap();
+        let (game, players) = actor::fixtures::two_player_game(store, options).await;
         let subscription = game.watch(Some(0)).await.unwrap();
         let (_stop, stopping) = signal::channel(false);
         // Nobody reads `rx` until the game is over, so the watcher stalls and lags.
