@@ -8,6 +8,7 @@ use prost::Message;
 const PROTOS: &[&str] = &[
     "proto/theboss/v1/model.proto",
     "proto/theboss/v1/game_service.proto",
+    "proto/theboss/v1/ladder_service.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

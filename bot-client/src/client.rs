@@ -16,7 +16,10 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use theboss::convert::view_from_wire;
-use theboss::v1::{self, game_service_client::GameServiceClient, watch_game_response::Message};
+use theboss::v1::{
+    self, game_service_client::GameServiceClient, ladder_service_client::LadderServiceClient,
+    watch_game_response::Message,
+};
 use tokio::task::JoinSet;
 use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request, Status};
@@ -92,6 +95,7 @@ impl Connection {
     pub fn session(&self, credentials: Credentials) -> Session {
         Session {
             client: GameServiceClient::new(self.channel.clone()),
+            ladder: LadderServiceClient::new(self.channel.clone()),
             credentials,
         }
     }
@@ -117,6 +121,7 @@ impl Connection {
 #[derive(Clone)]
 pub struct Session {
     client: GameServiceClient<Channel>,
+    ladder: LadderServiceClient<Channel>,
     pub credentials: Credentials,
 }
 
@@ -278,6 +283,24 @@ impl Session {
         }
     }
 
+    /// The ladder's client, for requests made with [`Session::request`] (or a streaming
+    /// request with [`Session::stream_request`]).
+    pub fn ladder_client(&self) -> LadderServiceClient<Channel> {
+        self.ladder.clone()
+    }
+
+    /// A request with this player's credentials and no deadline, for long-lived streams.
+    pub fn stream_request<T>(&self, message: T) -> Request<T> {
+        let mut request = Request::new(message);
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {}", self.credentials.api_token)
+                .parse()
+                .expect("tokens are ASCII"),
+        );
+        request
+    }
+
     /// The player's current view of a game.
     pub async fn view(&self, game_id: &str) -> Result<v1::GameView, ClientError> {
         Ok(self
@@ -378,16 +401,10 @@ impl Session {
         after_seq: Option<u64>,
     ) -> Result<tonic::Streaming<v1::WatchGameResponse>, Status> {
         // No deadline: the stream lives as long as the game.
-        let mut request = Request::new(v1::WatchGameRequest {
+        let request = self.stream_request(v1::WatchGameRequest {
             game_id: game_id.to_string(),
             after_seq,
         });
-        request.metadata_mut().insert(
-            "authorization",
-            format!("Bearer {}", self.credentials.api_token)
-                .parse()
-                .expect("tokens are ASCII"),
-        );
         Ok(self.client().watch_game(request).await?.into_inner())
     }
 
@@ -584,7 +601,7 @@ pub fn reason(status: &Status) -> String {
 }
 
 /// Failures worth retrying: the server or the connection was briefly away.
-fn transient(code: Code) -> bool {
+pub(crate) fn transient(code: Code) -> bool {
     matches!(
         code,
         Code::Unavailable | Code::Cancelled | Code::Unknown | Code::DeadlineExceeded

@@ -7,8 +7,9 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use theboss_bot::arena::{self, ArenaConfig};
-use theboss_bot::client::{self, Connection, PlayOptions, Seating};
+use theboss_bot::client::{self, Connection, PlayOptions, Seating, Session};
 use theboss_bot::credentials::Credentials;
+use theboss_bot::ladder::{self, LadderOptions};
 use theboss_bot::load::{self, LoadConfig};
 use theboss_bot::strategy::StrategyKind;
 use theboss_bot::strategy::ismcts::Budget;
@@ -32,6 +33,8 @@ struct Cli {
 enum Command {
     /// Play games on a server.
     Play(PlayArgs),
+    /// Play ladder games: queue, play what the matchmaker seats us in, repeat.
+    Ladder(LadderArgs),
     /// Strategies against each other, locally with the engine only.
     Arena(ArenaArgs),
     /// Many concurrent complete games through a server, with latency figures.
@@ -75,6 +78,23 @@ struct PlayArgs {
     /// How many to play at the same time.
     #[arg(long, default_value_t = 1)]
     concurrent: u32,
+}
+
+#[derive(Debug, Args)]
+struct LadderArgs {
+    #[command(flatten)]
+    server: ServerArgs,
+    #[arg(long, default_value = "heuristic")]
+    strategy: StrategyKind,
+    /// Players per game: 2, 3 or 4; 0 for any.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=4))]
+    players: u32,
+    /// Play duplicate series (the same deal once per seat rotation).
+    #[arg(long)]
+    duplicate: bool,
+    /// Stop after this many games (default: play forever).
+    #[arg(long)]
+    games: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -124,6 +144,20 @@ async fn main() -> anyhow::Result<()> {
         .init();
     match cli.command {
         Command::Play(args) => play(args).await,
+        Command::Ladder(args) => {
+            let session = login(&args.server).await?;
+            let options = LadderOptions {
+                players: args.players,
+                duplicate: args.duplicate,
+                games: args.games,
+                jitter: Duration::from_millis(500),
+                play: PlayOptions::default(),
+            };
+            for result in ladder::run(&session, ladder::factory(args.strategy), &options).await? {
+                println!("{result}");
+            }
+            Ok(())
+        }
         Command::Arena(args) => {
             let report = tokio::task::spawn_blocking(move || run_arena(args)).await?;
             print!("{}", report.table());
@@ -144,17 +178,22 @@ async fn main() -> anyhow::Result<()> {
     }
 }
 
-async fn play(args: PlayArgs) -> anyhow::Result<()> {
-    let token_file = match args.server.token_file {
-        Some(path) => path,
+/// Connects and authenticates with the saved token, registering if there is none.
+async fn login(args: &ServerArgs) -> anyhow::Result<Session> {
+    let token_file = match &args.token_file {
+        Some(path) => path.clone(),
         None => Credentials::default_path().context("no config directory; use --token-file")?,
     };
-    let connection = Connection::connect(&args.server.server)
+    let connection = Connection::connect(&args.server)
         .await
-        .with_context(|| format!("cannot reach {}", args.server.server))?;
-    let connection = connection
-        .authenticate(&token_file, &args.server.name, true)
-        .await?;
+        .with_context(|| format!("cannot reach {}", args.server))?;
+    Ok(connection
+        .authenticate(&token_file, &args.name, true)
+        .await?)
+}
+
+async fn play(args: PlayArgs) -> anyhow::Result<()> {
+    let connection = login(&args.server).await?;
     let seating = match (args.game, args.create) {
         (Some(game), _) => Seating::Join {
             game_id: game,

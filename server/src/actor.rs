@@ -16,7 +16,7 @@ use tokio::time::Instant;
 
 use crate::error::ApiError;
 use crate::store::{Effects, Store, StoreError, StoredAction, StoredGame};
-use crate::table::{Action, GameRecord, PlayerInfo, TableError, TableEvent, TableState};
+use crate::table::{Action, GameRecord, PlayerInfo, Status, TableError, TableEvent, TableState};
 use crate::wire::{self, now_micros};
 
 /// One action's outcome, shared with every watcher.
@@ -124,6 +124,9 @@ pub struct ActorOptions {
     pub idle_unload: Duration,
     /// How many actions a slow watcher may fall behind before it re-reads from the actor.
     pub watch_buffer: usize,
+    /// What one second of a turn clock lasts: one second, except in tests that speed the
+    /// clocks up.
+    pub clock_second: Duration,
 }
 
 impl Default for ActorOptions {
@@ -131,6 +134,7 @@ impl Default for ActorOptions {
         ActorOptions {
             idle_unload: Duration::from_secs(120),
             watch_buffer: 64,
+            clock_second: Duration::from_secs(1),
         }
     }
 }
@@ -195,10 +199,20 @@ impl GameHandle {
     }
 }
 
+/// What every actor shares.
+#[derive(Clone)]
+pub struct Context {
+    pub store: Arc<dyn Store>,
+    pub options: ActorOptions,
+    /// Told the id of every ladder game that ends, for the matchmaker.
+    pub ladder_game_over: Option<mpsc::UnboundedSender<String>>,
+}
+
 struct Actor {
     record: Arc<GameRecord>,
     store: Arc<dyn Store>,
     options: ActorOptions,
+    ladder_game_over: Option<mpsc::UnboundedSender<String>>,
     /// `batches[0]` is the empty table at creation; `batches[i]` follows action `i`.
     batches: Vec<Arc<Batch>>,
     actions: Vec<StoredAction>,
@@ -208,11 +222,12 @@ struct Actor {
 }
 
 /// Rebuilds a game from the store's record and log, and starts its actor.
-pub fn spawn(
-    stored: StoredGame,
-    store: Arc<dyn Store>,
-    options: ActorOptions,
-) -> Result<GameHandle, crate::store::StoreError> {
+pub fn spawn(stored: StoredGame, context: Context) -> Result<GameHandle, StoreError> {
+    let Context {
+        store,
+        options,
+        ladder_game_over,
+    } = context;
     let StoredGame { record, actions } = stored;
     let record = Arc::new(record);
     let state = TableState::new(&record.settings);
@@ -227,6 +242,7 @@ pub fn spawn(
         })],
         record,
         store,
+        ladder_game_over,
         actions: Vec::with_capacity(actions.len()),
         keys: HashMap::new(),
         updates: broadcast::channel(options.watch_buffer.max(1)).0,
@@ -468,10 +484,18 @@ impl Actor {
             idempotency_key,
             at: now_micros(),
         };
-        let effects = Effects {
+        let mut effects = Effects {
             status: next.status,
             winners: next.winners(),
+            ..Effects::default()
         };
+        if next.status == Status::Finished {
+            effects.money = next.money();
+            if self.record.ladder {
+                effects.ratings =
+                    crate::ladder::rating_changes(&*self.store, &self.record, &next).await?;
+            }
+        }
         if let Err(error) = self
             .store
             .append_action(&self.record.id, &stored, &effects)
@@ -529,12 +553,19 @@ impl Actor {
     }
 
     fn push(&mut self, stored: StoredAction, events: Vec<TableEvent>, state: TableState) -> usize {
-        let limit = u64::from(self.record.settings.turn_time_limit_secs);
+        let limit = u128::from(self.record.settings.turn_time_limit_secs);
         let deadline = (limit > 0 && state.to_move().is_some()).then(|| {
+            let micros = limit * self.options.clock_second.as_micros();
             stored
                 .at
-                .saturating_add(i64::try_from(limit * 1_000_000).unwrap_or(i64::MAX))
+                .saturating_add(i64::try_from(micros).unwrap_or(i64::MAX))
         });
+        let was_over = self.latest().state.status.is_over();
+        let ended = state.status.is_over() && !was_over;
+        if let (true, true, Some(tx)) = (ended, self.record.ladder, &self.ladder_game_over) {
+            // The matchmaker may have stopped with the server: nothing to tell then.
+            let _ = tx.send(self.record.id.clone());
+        }
         let batch = Arc::new(Batch {
             seq_before: self.seq(),
             events,
@@ -602,6 +633,7 @@ pub(crate) mod fixtures {
             created_by: "p0".into(),
             created_at: 0,
             ladder: false,
+            series: None,
         };
         store.create_game(&record).await.unwrap();
         let game = spawn(
@@ -609,8 +641,11 @@ pub(crate) mod fixtures {
                 record,
                 actions: vec![],
             },
-            store,
-            options,
+            Context {
+                store,
+                options,
+                ladder_game_over: None,
+            },
         )
         .unwrap();
         (game, players)
@@ -620,6 +655,86 @@ pub(crate) mod fixtures {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::NewPlayer;
+    use crate::table::{Settings, Visibility};
+
+    #[tokio::test]
+    async fn a_clock_that_ran_out_while_the_server_was_down_fires_on_restart() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let players: Vec<PlayerInfo> = (0..2)
+            .map(|i| PlayerInfo {
+                id: format!("p{i}"),
+                display_name: format!("P{i}"),
+                is_bot: true,
+            })
+            .collect();
+        for p in &players {
+            store
+                .create_player(&NewPlayer {
+                    player: p.clone(),
+                    token_hash: p.id.clone(),
+                    created_at: 0,
+                })
+                .await
+                .unwrap();
+        }
+        // A game with a 10-second clock whose last action was committed a minute ago.
+        let long_ago = now_micros() - 60_000_000;
+        let record = GameRecord {
+            id: "g".into(),
+            settings: Settings::new(2, vec![], 10, Visibility::Public).unwrap(),
+            seed: 9,
+            created_by: "p0".into(),
+            created_at: long_ago,
+            ladder: false,
+            series: None,
+        };
+        store.create_game(&record).await.unwrap();
+        let actions: Vec<StoredAction> = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| StoredAction {
+                seq: i as u64 + 1,
+                action: Action::Join {
+                    seat: i as u8,
+                    player: p.clone(),
+                },
+                player_id: Some(p.id.clone()),
+                idempotency_key: None,
+                at: long_ago,
+            })
+            .collect();
+        for a in &actions {
+            store
+                .append_action("g", a, &Effects::default())
+                .await
+                .unwrap();
+        }
+        let stored = store.load_game("g").await.unwrap().unwrap();
+        let game = spawn(
+            stored,
+            Context {
+                store,
+                options: ActorOptions::default(),
+                ladder_game_over: None,
+            },
+        )
+        .unwrap();
+        let mut latest = game.latest().await.unwrap();
+        for _ in 0..100 {
+            if latest.state.timeouts_in_a_row.iter().any(|&t| t > 0) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            latest = game.latest().await.unwrap();
+        }
+        assert_eq!(
+            latest.state.timeouts_in_a_row.iter().sum::<u32>(),
+            1,
+            "the overdue turn is played at once, and the next seat gets a fresh clock"
+        );
+        assert!(latest.deadline.unwrap() > now_micros());
+    }
 
     #[tokio::test]
     async fn an_actor_behind_its_store_catches_up_and_answers_aborted() {
@@ -660,6 +775,7 @@ mod tests {
                 &Effects {
                     status: next.status,
                     winners: vec![],
+                    ..Effects::default()
                 },
             )
             .await

@@ -19,6 +19,9 @@ pub struct Config {
     /// missing).
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://theboss.db")]
     pub database_url: String,
+    /// Seconds a seat has per turn in ladder games (then the server plays for it).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=86400))]
+    pub ladder_turn_secs: u32,
     /// Seconds between keep-alive messages on a quiet `WatchGame` stream.
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub keep_alive_secs: u64,
@@ -31,6 +34,7 @@ impl Config {
     pub fn options(&self) -> crate::Options {
         crate::Options {
             keep_alive: Duration::from_secs(self.keep_alive_secs),
+            ladder_turn_secs: self.ladder_turn_secs,
             ..crate::Options::default()
         }
     }

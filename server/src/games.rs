@@ -5,59 +5,69 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, mpsc};
 
-use crate::actor::{self, ActorOptions, GameHandle};
+use crate::actor::{self, ActorOptions, Context, GameHandle};
 use crate::error::ApiError;
 use crate::store::{Store, StoreError, StoredGame};
 use crate::table::GameRecord;
 
 pub struct Games {
-    store: Arc<dyn Store>,
-    options: ActorOptions,
+    context: Context,
     // An async mutex, held while a game loads, so one game never gets two actors.
     live: Mutex<HashMap<String, GameHandle>>,
 }
 
 impl Games {
-    pub fn new(store: Arc<dyn Store>, options: ActorOptions) -> Games {
+    /// `ladder_game_over` hears of every ladder game that ends.
+    pub fn new(
+        store: Arc<dyn Store>,
+        options: ActorOptions,
+        ladder_game_over: Option<mpsc::UnboundedSender<String>>,
+    ) -> Games {
         Games {
-            store,
-            options,
+            context: Context {
+                store,
+                options,
+                ladder_game_over,
+            },
             live: Mutex::default(),
         }
     }
 
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.context.store
+    }
+
     /// Starts an actor for every unfinished game in the store; returns how many.
     pub async fn restore(&self) -> Result<usize, StoreError> {
-        let ids = self.store.unfinished_games().await?;
+        let ids = self.context.store.unfinished_games().await?;
         let mut live = self.live.lock().await;
         for id in &ids {
             let stored = self
+                .context
                 .store
                 .load_game(id)
                 .await?
                 .ok_or_else(|| StoreError::Corrupt(format!("game {id} vanished")))?;
-            let handle = actor::spawn(stored, self.store.clone(), self.options.clone())?;
-            live.insert(id.clone(), handle);
+            live.insert(id.clone(), actor::spawn(stored, self.context.clone())?);
         }
         Ok(ids.len())
     }
 
     /// Records a new game and starts its actor.
-    pub async fn create(&self, record: GameRecord) -> Result<(), ApiError> {
-        self.store.create_game(&record).await?;
+    pub async fn create(&self, record: GameRecord) -> Result<GameHandle, ApiError> {
+        self.context.store.create_game(&record).await?;
         let id = record.id.clone();
         let handle = actor::spawn(
             StoredGame {
                 record,
                 actions: Vec::new(),
             },
-            self.store.clone(),
-            self.options.clone(),
+            self.context.clone(),
         )?;
-        self.live.lock().await.insert(id, handle);
-        Ok(())
+        self.live.lock().await.insert(id, handle.clone());
+        Ok(handle)
     }
 
     /// The actor of a game, loading it from the store if it is not live.
@@ -70,11 +80,12 @@ impl Games {
             live.remove(id);
         }
         let stored = self
+            .context
             .store
             .load_game(id)
             .await?
             .ok_or_else(|| ApiError::GameNotFound(id.to_string()))?;
-        let handle = actor::spawn(stored, self.store.clone(), self.options.clone())?;
+        let handle = actor::spawn(stored, self.context.clone())?;
         live.insert(id.to_string(), handle.clone());
         Ok(handle)
     }

@@ -15,6 +15,9 @@ pub mod auth;
 pub mod config;
 pub mod error;
 pub mod games;
+pub mod ladder;
+pub mod ladder_service;
+pub mod rating;
 pub mod service;
 pub mod shutdown;
 pub mod store;
@@ -28,6 +31,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use theboss::v1::game_service_server::GameServiceServer;
+use theboss::v1::ladder_service_server::LadderServiceServer;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
@@ -55,6 +59,8 @@ pub struct Options {
     /// Quiet time after which a `WatchGame` stream gets a keep-alive.
     pub keep_alive: Duration,
     pub actor: ActorOptions,
+    /// Seconds a seat has per turn in ladder games.
+    pub ladder_turn_secs: u32,
 }
 
 impl Default for Options {
@@ -62,6 +68,7 @@ impl Default for Options {
         Options {
             keep_alive: Duration::from_secs(15),
             actor: ActorOptions::default(),
+            ladder_turn_secs: 30,
         }
     }
 }
@@ -74,9 +81,17 @@ pub async fn run(
     options: Options,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
-    let games = Arc::new(games::Games::new(store.clone(), options.actor.clone()));
+    let (game_over, ladder_games_over) = tokio::sync::mpsc::unbounded_channel();
+    let games = Arc::new(games::Games::new(
+        store.clone(),
+        options.actor.clone(),
+        Some(game_over),
+    ));
     let restored = games.restore().await?;
+    let ladder = ladder::Ladder::start(games.clone(), ladder_games_over, options.ladder_turn_secs);
     let (stop, stopping) = tokio::sync::watch::channel(false);
+    let ladder_service =
+        ladder_service::Service::new(store.clone(), ladder, options.keep_alive, stopping.clone());
     let service = service::Service::new(store, games, options.keep_alive, stopping);
 
     let (health_reporter, health) = tonic_health::server::health_reporter();
@@ -86,6 +101,9 @@ pub async fn run(
         .await;
     health_reporter
         .set_serving::<GameServiceServer<service::Service>>()
+        .await;
+    health_reporter
+        .set_serving::<LadderServiceServer<ladder_service::Service>>()
         .await;
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(theboss::FILE_DESCRIPTOR_SET)
@@ -102,6 +120,7 @@ pub async fn run(
         .add_service(health)
         .add_service(reflection)
         .add_service(GameServiceServer::new(service))
+        .add_service(LadderServiceServer::new(ladder_service))
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
         .await?;
     tracing::info!("stopped");

@@ -149,6 +149,7 @@ impl GameService for Service {
                     created_by: player.id,
                     created_at: now_micros(),
                     ladder: false,
+                    series: None,
                 };
                 let game_id = record.id.clone();
                 tracing::info!(game = %game_id, players = record.settings.players, "game created");

@@ -20,9 +20,10 @@ pub struct PlayerInfo {
     pub is_bot: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
+    #[default]
     Open,
     Running,
     Finished,
@@ -123,6 +124,16 @@ pub struct GameRecord {
     /// Microseconds since the Unix epoch.
     pub created_at: i64,
     pub ladder: bool,
+    /// Set for the games of a duplicate series.
+    pub series: Option<SeriesRef>,
+}
+
+/// A game's place in a duplicate series: the same seed once per seat rotation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeriesRef {
+    pub id: String,
+    /// 0-based; the series has as many games as players.
+    pub index: u8,
 }
 
 /// Everything that changes a table, in the order it happened.
@@ -240,6 +251,14 @@ impl TableState {
         match self.status {
             Status::Running => self.game.as_ref().and_then(Game::to_move),
             _ => None,
+        }
+    }
+
+    /// Money by seat (zeros before the game starts).
+    pub fn money(&self) -> Vec<u32> {
+        match &self.game {
+            Some(game) => (0..game.players()).map(|s| game.player(s).money).collect(),
+            None => vec![0; self.seats.len()],
         }
     }
 
@@ -384,6 +403,7 @@ mod tests {
             created_by: "p0".into(),
             created_at: 0,
             ladder: false,
+            series: None,
         }
     }
 

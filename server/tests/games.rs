@@ -279,7 +279,7 @@ async fn an_expired_clock_plays_a_default_turn_and_shows_the_deadline() {
 async fn quiet_streams_get_keep_alives_and_end_on_shutdown() {
     let options = Options {
         keep_alive: std::time::Duration::from_millis(50),
-        actor: ActorOptions::default(),
+        ..Options::default()
     };
     let server = TestServer::sqlite_with(options).await;
     let p = server.player("Lonely").await;

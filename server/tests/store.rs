@@ -3,8 +3,13 @@
 use std::sync::Arc;
 
 use theboss_engine::{City, Turn};
-use theboss_server::store::{Effects, GameQuery, NewPlayer, Store, StoreError, StoredAction};
-use theboss_server::table::{Action, GameRecord, PlayerInfo, Settings, Status, Visibility};
+use theboss_server::rating::Rating;
+use theboss_server::store::{
+    Effects, GameQuery, NewPlayer, RatingChange, SeriesRecord, Store, StoreError, StoredAction,
+};
+use theboss_server::table::{
+    Action, GameRecord, PlayerInfo, SeriesRef, Settings, Status, Visibility,
+};
 use theboss_server::testing;
 
 fn player(n: u32) -> NewPlayer {
@@ -28,6 +33,7 @@ fn game(n: u32, created_by: &str, visibility: Visibility) -> GameRecord {
         created_by: created_by.to_string(),
         created_at: 2_000 + i64::from(n),
         ladder: false,
+        series: None,
     }
 }
 
@@ -47,7 +53,7 @@ fn join(seq: u64, seat: u8, who: &NewPlayer) -> StoredAction {
 fn effects(status: Status) -> Effects {
     Effects {
         status,
-        winners: vec![],
+        ..Effects::default()
     }
 }
 
@@ -55,6 +61,128 @@ async fn suite(store: Arc<dyn Store>) {
     players_are_found_by_token_hash(&*store).await;
     games_round_trip_with_their_log(&*store).await;
     listing_filters_and_pages(&*store).await;
+    ladder_series_and_ratings(&*store).await;
+}
+
+async fn ladder_series_and_ratings(store: &dyn Store) {
+    let (a, b) = (player(20), player(21));
+    store.create_player(&a).await.unwrap();
+    store.create_player(&b).await.unwrap();
+    let series = SeriesRecord {
+        id: "series-1".into(),
+        players: vec![a.player.id.clone(), b.player.id.clone()],
+        seed: u64::MAX - 1,
+        created_at: 5,
+    };
+    store.create_series(&series).await.unwrap();
+    assert_eq!(
+        store.series("series-1").await.unwrap(),
+        Some(series.clone())
+    );
+    let mut record = game(200, &a.player.id, Visibility::Public);
+    record.ladder = true;
+    record.series = Some(SeriesRef {
+        id: "series-1".into(),
+        index: 0,
+    });
+    store.create_game(&record).await.unwrap();
+    store
+        .append_action(&record.id, &join(1, 0, &a), &effects(Status::Open))
+        .await
+        .unwrap();
+    store
+        .append_action(&record.id, &join(2, 1, &b), &effects(Status::Running))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_game(&record.id).await.unwrap().unwrap().record,
+        record
+    );
+    let seated = store.ladder_games_of(&b.player.id).await.unwrap();
+    assert_eq!(seated.len(), 1);
+    assert_eq!((seated[0].seat, seated[0].players), (1, 2));
+    assert_eq!(seated[0].series, record.series);
+    assert_eq!(
+        store.open_series().await.unwrap(),
+        vec!["series-1".to_string()]
+    );
+
+    // The game ends, with ratings, in one transaction.
+    let fresh = Rating::default();
+    let better = Rating {
+        mu: 27.0,
+        sigma: 7.5,
+        games: 1,
+    };
+    let worse = Rating {
+        mu: 23.0,
+        sigma: 7.5,
+        games: 1,
+    };
+    let ratings = [(&a, better), (&b, worse)]
+        .iter()
+        .flat_map(|(p, after)| {
+            [2u8, 0].map(|players| RatingChange {
+                player_id: p.player.id.clone(),
+                players,
+                before: fresh,
+                after: *after,
+            })
+        })
+        .collect();
+    let end = StoredAction {
+        seq: 3,
+        action: Action::Abort {
+            reason: "test".into(),
+        },
+        player_id: None,
+        idempotency_key: None,
+        at: 77,
+    };
+    store
+        .append_action(
+            &record.id,
+            &end,
+            &Effects {
+                status: Status::Finished,
+                winners: vec![0],
+                money: vec![12, 8],
+                ratings,
+            },
+        )
+        .await
+        .unwrap();
+    let games = store.series_games("series-1").await.unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].money, vec![12, 8]);
+    assert_eq!(
+        games[0].seats,
+        vec![a.player.id.clone(), b.player.id.clone()]
+    );
+    assert!(
+        store
+            .ladder_games_of(&b.player.id)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(store.rating(&a.player.id, 2).await.unwrap(), Some(better));
+    assert_eq!(store.rating(&a.player.id, 3).await.unwrap(), None);
+    let board = store.leaderboard(0, 10, 0).await.unwrap();
+    assert_eq!(
+        board.iter().map(|(p, _)| p.id.clone()).collect::<Vec<_>>(),
+        vec![a.player.id.clone(), b.player.id.clone()]
+    );
+    assert_eq!(store.leaderboard(0, 10, 1).await.unwrap().len(), 1);
+    let mine = store.player_ratings(&b.player.id).await.unwrap().unwrap();
+    assert_eq!(mine.ratings.len(), 2);
+    assert_eq!(mine.history.len(), 2);
+    assert!(
+        mine.history
+            .iter()
+            .all(|h| h.game_id == record.id && h.at == 77)
+    );
+    assert_eq!(store.player_ratings("nobody").await.unwrap(), None);
 }
 
 async fn players_are_found_by_token_hash(store: &dyn Store) {
@@ -111,6 +239,8 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
             &Effects {
                 status: Status::Finished,
                 winners: vec![0, 1],
+                money: vec![7, 9],
+                ratings: vec![],
             },
         )
         .await

@@ -15,7 +15,8 @@ use async_trait::async_trait;
 use theboss_engine::Seat;
 use thiserror::Error;
 
-use crate::table::{Action, GameRecord, PlayerInfo, Status};
+use crate::rating::Rating;
+use crate::table::{Action, GameRecord, PlayerInfo, SeriesRef, Status};
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
@@ -57,10 +58,73 @@ pub struct StoredAction {
 }
 
 /// What changes with an action besides the log.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Effects {
     pub status: Status,
     pub winners: Vec<Seat>,
+    /// Final money by seat, once the game is over.
+    pub money: Vec<u32>,
+    /// Rating updates of a ladder game's (or series') end.
+    pub ratings: Vec<RatingChange>,
+}
+
+/// One player's rating in one category moving with a rated game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChange {
+    pub player_id: String,
+    /// The player count the rating is for; 0 for overall.
+    pub players: u8,
+    pub before: Rating,
+    pub after: Rating,
+}
+
+/// One entry of a player's rating history.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingRecord {
+    pub game_id: String,
+    pub players: u8,
+    pub before: Rating,
+    pub after: Rating,
+    pub at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerRatings {
+    pub player: PlayerInfo,
+    /// By category (0 overall, else the player count).
+    pub ratings: Vec<(u8, Rating)>,
+    /// Newest first.
+    pub history: Vec<RatingRecord>,
+}
+
+/// A duplicate series: its players in the seat order of its first game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeriesRecord {
+    pub id: String,
+    pub players: Vec<String>,
+    pub seed: u64,
+    pub created_at: i64,
+}
+
+/// One game of a series as the store knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeriesGame {
+    pub game_id: String,
+    pub index: u8,
+    pub status: Status,
+    /// Player ids by seat.
+    pub seats: Vec<String>,
+    /// Final money by seat (empty until finished).
+    pub money: Vec<u32>,
+}
+
+/// An unfinished ladder game a player sits in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LadderSeat {
+    pub game_id: String,
+    pub seat: Seat,
+    pub players: u8,
+    pub series: Option<SeriesRef>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,6 +188,32 @@ pub trait Store: Send + Sync + 'static {
     async fn unfinished_games(&self) -> Result<Vec<String>, StoreError>;
 
     async fn list_games(&self, query: &GameQuery) -> Result<GamePage, StoreError>;
+
+    /// A player's rating in one category (0: overall), if rated.
+    async fn rating(&self, player_id: &str, players: u8) -> Result<Option<Rating>, StoreError>;
+
+    /// Rated players of a category, best `mu - 3 sigma` first.
+    async fn leaderboard(
+        &self,
+        players: u8,
+        limit: u32,
+        offset: u64,
+    ) -> Result<Vec<(PlayerInfo, Rating)>, StoreError>;
+
+    async fn player_ratings(&self, player_id: &str) -> Result<Option<PlayerRatings>, StoreError>;
+
+    async fn create_series(&self, series: &SeriesRecord) -> Result<(), StoreError>;
+
+    async fn series(&self, series_id: &str) -> Result<Option<SeriesRecord>, StoreError>;
+
+    /// The games of a series created so far, in order.
+    async fn series_games(&self, series_id: &str) -> Result<Vec<SeriesGame>, StoreError>;
+
+    /// Series whose last game is not over yet.
+    async fn open_series(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Unfinished ladder games a player sits in, oldest first.
+    async fn ladder_games_of(&self, player_id: &str) -> Result<Vec<LadderSeat>, StoreError>;
 }
 
 /// Opens the store a URL names and applies its migrations: `postgres://…` or

@@ -1,0 +1,151 @@
+//! An end-to-end ladder on PostgreSQL: six bots of three strategies queue, play and re-queue
+//! through a real server until each has played its games; the leaderboard must then rank
+//! the strategies by strength (ismcts over heuristic over random).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use theboss::v1;
+use theboss_bot::client::{Connection, PlayOptions};
+use theboss_bot::ladder::{self, LadderOptions, StrategyFactory};
+use theboss_bot::strategy::ismcts::{Budget, Ismcts};
+use theboss_bot::strategy::{Strategy, StrategyKind};
+use theboss_engine::{Turn, View};
+use theboss_server::testing::TestServer;
+
+/// Rated series (of two games each) every bot must have played.
+const SERIES_PER_BOT: u32 = 12;
+
+/// Every bot takes at least this long per turn, so that all play at the same pace: fast
+/// bots would otherwise mostly meet each other while the search bots think.
+const TURN_PACE: Duration = Duration::from_millis(40);
+
+/// A strategy that never answers faster than [`TURN_PACE`].
+struct Paced(Box<dyn Strategy>);
+
+impl Strategy for Paced {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    fn choose(&mut self, view: &View, time: Option<Duration>) -> Turn {
+        let started = Instant::now();
+        let turn = self.0.choose(view, time);
+        // `choose` runs on a blocking thread, so sleeping here blocks nothing else.
+        std::thread::sleep(TURN_PACE.saturating_sub(started.elapsed()));
+        turn
+    }
+}
+
+fn strategy(kind: StrategyKind) -> StrategyFactory {
+    Arc::new(move |seed| -> Box<dyn Strategy> {
+        let inner: Box<dyn Strategy> = match kind {
+            // A fixed budget keeps the strength independent of the machine's load.
+            StrategyKind::Ismcts => Box::new(Ismcts::new(seed, Budget::iterations(3_000))),
+            other => other.build(seed),
+        };
+        Box::new(Paced(inner))
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn six_bots_of_three_strategies_are_ranked_by_strength() {
+    let server = TestServer::postgres().await;
+    let connection = Connection::connect(&server.url()).await.unwrap();
+    let kinds = [
+        StrategyKind::Random,
+        StrategyKind::Heuristic,
+        StrategyKind::Ismcts,
+    ];
+    let mut bots = Vec::new();
+    let mut kind_of = HashMap::new();
+    for kind in kinds {
+        for i in 0..2 {
+            let session = connection
+                .register(&format!("{kind} {i}"), true)
+                .await
+                .unwrap();
+            kind_of.insert(session.player_id().to_string(), kind);
+            let options = LadderOptions {
+                players: 2,
+                // Duplicate series (each deal played from both seats, rated on the total)
+                // take the luck of the deal out of the ratings.
+                duplicate: true,
+                // Bots play on until the test has seen enough: a bot that stopped early
+                // would leave the last one waiting for a partner forever.
+                games: None,
+                jitter: Duration::from_millis(150),
+                play: PlayOptions::default(),
+            };
+            bots.push(tokio::spawn(async move {
+                ladder::run(&session, strategy(kind), &options).await
+            }));
+        }
+    }
+    let viewer = connection.register("viewer", false).await.unwrap();
+    let leaderboard = || async {
+        viewer
+            .ladder_client()
+            .leaderboard(viewer.request(v1::LeaderboardRequest {
+                players: 0,
+                page_size: 10,
+                page_token: String::new(),
+            }))
+            .await
+            .unwrap()
+            .into_inner()
+    };
+    let started = std::time::Instant::now();
+    let board = loop {
+        let board = leaderboard().await;
+        let games = |e: &v1::LeaderboardEntry| e.rating.map_or(0, |r| r.games);
+        if board.entries.len() == 6 && board.entries.iter().all(|e| games(e) >= SERIES_PER_BOT) {
+            break board;
+        }
+        for bot in &bots {
+            assert!(
+                !bot.is_finished(),
+                "a bot stopped: {:?}",
+                board.entries.len()
+            );
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(600),
+            "the ladder is too slow"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    for bot in &bots {
+        bot.abort();
+    }
+    let mut by_kind: HashMap<StrategyKind, Vec<f64>> = HashMap::new();
+    for e in &board.entries {
+        let rating = e.rating.unwrap();
+        println!(
+            "{:>2}. {:<12} mu {:6.2} sigma {:5.2} score {:6.2} games {}",
+            e.rank, e.display_name, rating.mu, rating.sigma, rating.score, rating.games
+        );
+        by_kind
+            .entry(kind_of[&e.player_id])
+            .or_default()
+            .push(rating.mu);
+    }
+    let mean = |k: StrategyKind| by_kind[&k].iter().sum::<f64>() / by_kind[&k].len() as f64;
+    let (r, h, i) = (
+        mean(StrategyKind::Random),
+        mean(StrategyKind::Heuristic),
+        mean(StrategyKind::Ismcts),
+    );
+    assert!(
+        r < h && h < i,
+        "mean mu: random {r:.2}, heuristic {h:.2}, ismcts {i:.2}"
+    );
+    // The two random bots are the bottom of the board.
+    let bottom: Vec<StrategyKind> = board.entries[4..]
+        .iter()
+        .map(|e| kind_of[&e.player_id])
+        .collect();
+    assert_eq!(bottom, vec![StrategyKind::Random; 2]);
+    server.stop().await;
+}

@@ -1,0 +1,483 @@
+//! The bot ladder: the matchmaker (one task: a queue of waiting requests that forms ladder
+//! games as soon as enough compatible players wait), duplicate series (the same seed once
+//! per seat rotation, one game after the other), and the rating changes a finished ladder
+//! game or series causes.
+//!
+//! The queue is in memory: requests live as long as their `Enqueue` stream. Everything a
+//! restart must not lose (ladder games, series, ratings) is in the store; series that were
+//! between two games when the server stopped get their next game at start-up.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use theboss_engine::Seat;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::error::ApiError;
+use crate::games::Games;
+use crate::rating::{self, Rating};
+use crate::store::{RatingChange, SeriesRecord, Store, StoreError};
+use crate::table::{GameRecord, PlayerInfo, SeriesRef, Settings, Status, TableState, Visibility};
+use crate::wire::now_micros;
+
+/// What a waiting request hears.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    Queued { waiting: usize },
+    Matched(Match),
+}
+
+/// A seat in a ladder game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Match {
+    pub game_id: String,
+    pub seat: Seat,
+    pub players: u8,
+    pub already_seated: bool,
+    pub series: Option<SeriesRef>,
+}
+
+/// A request in the queue.
+struct Waiting {
+    player: PlayerInfo,
+    /// None: any player count.
+    players: Option<u8>,
+    duplicate: bool,
+    notices: mpsc::Sender<Notice>,
+}
+
+enum Command {
+    Enqueue(Waiting),
+    Cancel {
+        player_id: String,
+        reply: oneshot::Sender<bool>,
+    },
+}
+
+/// The matchmaker's address.
+#[derive(Clone)]
+pub struct Ladder {
+    tx: mpsc::Sender<Command>,
+}
+
+impl Ladder {
+    /// Starts the matchmaker. `game_over` hears of every ladder game that ends.
+    pub fn start(
+        games: Arc<Games>,
+        game_over: mpsc::UnboundedReceiver<String>,
+        turn_secs: u32,
+    ) -> Ladder {
+        let (tx, rx) = mpsc::channel(256);
+        let matchmaker = Matchmaker {
+            store: games.store().clone(),
+            games,
+            queue: Vec::new(),
+            turn_secs,
+        };
+        tokio::spawn(matchmaker.run(rx, game_over));
+        Ladder { tx }
+    }
+
+    /// Queues a request; notices arrive on the returned receiver until it is matched.
+    pub async fn enqueue(
+        &self,
+        player: PlayerInfo,
+        players: Option<u8>,
+        duplicate: bool,
+    ) -> Result<mpsc::Receiver<Notice>, ApiError> {
+        let (notices, rx) = mpsc::channel(8);
+        self.tx
+            .send(Command::Enqueue(Waiting {
+                player,
+                players,
+                duplicate,
+                notices,
+            }))
+            .await
+            .map_err(|_| ApiError::Unavailable)?;
+        Ok(rx)
+    }
+
+    /// Removes every request of a player; returns whether there was one.
+    pub async fn cancel(&self, player_id: String) -> Result<bool, ApiError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Command::Cancel { player_id, reply })
+            .await
+            .map_err(|_| ApiError::Unavailable)?;
+        rx.await.map_err(|_| ApiError::Unavailable)
+    }
+}
+
+/// Which queued requests form a game: the oldest request that can be served, with the
+/// oldest compatible others (same duplicate choice, a compatible player count, distinct
+/// players). A request for any count gets the largest game that can be formed now.
+fn find_group(queue: &[(String, Option<u8>, bool)]) -> Option<(u8, Vec<usize>)> {
+    for (first, (_, wants, duplicate)) in queue.iter().enumerate() {
+        let counts: Vec<u8> = match wants {
+            Some(n) => vec![*n],
+            None => vec![4, 3, 2],
+        };
+        for n in counts {
+            let mut picked = vec![first];
+            let mut seen: HashSet<&str> = HashSet::from([queue[first].0.as_str()]);
+            for (i, (id, w, d)) in queue.iter().enumerate().skip(first + 1) {
+                if picked.len() == usize::from(n) {
+                    break;
+                }
+                if d == duplicate && w.is_none_or(|w| w == n) && seen.insert(id.as_str()) {
+                    picked.push(i);
+                }
+            }
+            if picked.len() == usize::from(n) {
+                return Some((n, picked));
+            }
+        }
+    }
+    None
+}
+
+struct Matchmaker {
+    games: Arc<Games>,
+    store: Arc<dyn Store>,
+    queue: Vec<Waiting>,
+    turn_secs: u32,
+}
+
+impl Matchmaker {
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<Command>,
+        mut game_over: mpsc::UnboundedReceiver<String>,
+    ) {
+        if let Err(error) = self.resume_series().await {
+            tracing::error!(%error, "cannot resume duplicate series");
+        }
+        loop {
+            tokio::select! {
+                command = rx.recv() => match command {
+                    Some(Command::Enqueue(waiting)) => {
+                        self.queue.push(waiting);
+                        self.match_all().await;
+                        let waiting = self.queue.len();
+                        for w in &self.queue {
+                            let _ = w.notices.try_send(Notice::Queued { waiting });
+                        }
+                    }
+                    Some(Command::Cancel { player_id, reply }) => {
+                        let before = self.queue.len();
+                        self.queue.retain(|w| w.player.id != player_id);
+                        let _ = reply.send(self.queue.len() < before);
+                    }
+                    None => return,
+                },
+                Some(game_id) = game_over.recv() => {
+                    if let Err(error) = self.next_in_series(&game_id).await {
+                        tracing::error!(game = %game_id, %error, "cannot continue a duplicate series");
+                    }
+                }
+            }
+        }
+    }
+
+    async fn match_all(&mut self) {
+        loop {
+            // Requests whose stream closed have left.
+            self.queue.retain(|w| !w.notices.is_closed());
+            let keys: Vec<(String, Option<u8>, bool)> = self
+                .queue
+                .iter()
+                .map(|w| (w.player.id.clone(), w.players, w.duplicate))
+                .collect();
+            let Some((n, picked)) = find_group(&keys) else {
+                return;
+            };
+            let duplicate = self.queue[picked[0]].duplicate;
+            let mut group = Vec::with_capacity(picked.len());
+            for i in picked.into_iter().rev() {
+                group.push(self.queue.remove(i));
+            }
+            group.reverse();
+            if let Err(error) = self.form(n, duplicate, &group).await {
+                tracing::error!(%error, "cannot form a ladder game");
+                // Put them back at the front: they keep their place.
+                for (i, w) in group.into_iter().enumerate() {
+                    self.queue.insert(i, w);
+                }
+                return;
+            }
+        }
+    }
+
+    async fn form(&mut self, n: u8, duplicate: bool, group: &[Waiting]) -> Result<(), ApiError> {
+        let mut seed_bytes = [0u8; 8];
+        getrandom::fill(&mut seed_bytes).expect("the OS random source works");
+        let seed = u64::from_le_bytes(seed_bytes);
+        let players: Vec<PlayerInfo> = group.iter().map(|w| w.player.clone()).collect();
+        let series = if duplicate {
+            let record = SeriesRecord {
+                id: uuid::Uuid::new_v4().to_string(),
+                players: players.iter().map(|p| p.id.clone()).collect(),
+                seed,
+                created_at: now_micros(),
+            };
+            self.store.create_series(&record).await?;
+            Some(SeriesRef {
+                id: record.id,
+                index: 0,
+            })
+        } else {
+            None
+        };
+        let game_id = self.create_game(n, seed, series.clone(), &players).await?;
+        tracing::info!(game = %game_id, players = n, duplicate, "ladder game formed");
+        for (seat, w) in group.iter().enumerate() {
+            let _ = w.notices.try_send(Notice::Matched(Match {
+                game_id: game_id.clone(),
+                seat: seat as Seat,
+                players: n,
+                already_seated: false,
+                series: series.clone(),
+            }));
+        }
+        Ok(())
+    }
+
+    async fn create_game(
+        &self,
+        n: u8,
+        seed: u64,
+        series: Option<SeriesRef>,
+        seated: &[PlayerInfo],
+    ) -> Result<String, ApiError> {
+        let record = GameRecord {
+            id: uuid::Uuid::new_v4().to_string(),
+            settings: Settings::new(n, vec![], self.turn_secs, Visibility::Public)
+                .expect("2 to 4 players with the default cities"),
+            seed,
+            created_by: seated[0].id.clone(),
+            created_at: now_micros(),
+            ladder: true,
+            series,
+        };
+        let game_id = record.id.clone();
+        let handle = self.games.create(record).await?;
+        for (seat, player) in seated.iter().enumerate() {
+            handle.join(player.clone(), Some(seat as Seat)).await?;
+        }
+        Ok(game_id)
+    }
+
+    /// After game `index` of a series ends, the next one: same seed, seats rotated by one.
+    async fn next_in_series(&mut self, game_id: &str) -> Result<(), ApiError> {
+        let Some(stored) = self.store.load_game(game_id).await? else {
+            return Ok(());
+        };
+        let Some(series) = stored.record.series else {
+            return Ok(());
+        };
+        self.continue_series(&series.id).await
+    }
+
+    async fn continue_series(&mut self, series_id: &str) -> Result<(), ApiError> {
+        let Some(record) = self.store.series(series_id).await? else {
+            return Ok(());
+        };
+        let games = self.store.series_games(series_id).await?;
+        let n = record.players.len() as u8;
+        let Some(last) = games.last() else {
+            return Ok(());
+        };
+        let index = last.index + 1;
+        // A series goes on while its games finish; an aborted one ends it.
+        if last.status != Status::Finished || index >= n {
+            return Ok(());
+        }
+        let mut seated = Vec::with_capacity(usize::from(n));
+        for seat in 0..n {
+            let id = &record.players[usize::from((seat + index) % n)];
+            let player = self
+                .store
+                .player_ratings(id)
+                .await?
+                .ok_or_else(|| StoreError::Corrupt(format!("series player {id} vanished")))?
+                .player;
+            seated.push(player);
+        }
+        let series = SeriesRef {
+            id: series_id.to_string(),
+            index,
+        };
+        let game_id = self
+            .create_game(n, record.seed, Some(series.clone()), &seated)
+            .await?;
+        tracing::info!(game = %game_id, series = series_id, index, "next game of a series");
+        // Its players may be waiting for a new game meanwhile: this is it.
+        let ids: HashMap<&str, Seat> = seated
+            .iter()
+            .enumerate()
+            .map(|(s, p)| (p.id.as_str(), s as Seat))
+            .collect();
+        let mut kept = Vec::with_capacity(self.queue.len());
+        for w in self.queue.drain(..) {
+            match ids.get(w.player.id.as_str()) {
+                Some(&seat) => {
+                    let _ = w.notices.try_send(Notice::Matched(Match {
+                        game_id: game_id.clone(),
+                        seat,
+                        players: n,
+                        already_seated: true,
+                        series: Some(series.clone()),
+                    }));
+                }
+                None => kept.push(w),
+            }
+        }
+        self.queue = kept;
+        Ok(())
+    }
+
+    async fn resume_series(&mut self) -> Result<(), ApiError> {
+        for id in self.store.open_series().await? {
+            self.continue_series(&id).await?;
+        }
+        Ok(())
+    }
+}
+
+/// Places of the seats from a finished game's standings: winners share first place, the
+/// others follow the standings' order (money, then the rules' tie-breaks).
+fn places(state: &TableState) -> Vec<usize> {
+    let game = state.game.as_ref().expect("a finished table has a game");
+    let outcome = game.outcome().expect("the game is over");
+    let mut places = vec![0; usize::from(game.players())];
+    for (i, standing) in outcome.standings.iter().enumerate() {
+        places[usize::from(standing.seat)] = if outcome.winners.contains(&standing.seat) {
+            1
+        } else {
+            i + 1
+        };
+    }
+    places
+}
+
+/// The rating changes a ladder game's end causes, for the actor to commit with the game's
+/// last action: the game's own, or its series' once the series' last game ends (ranked on
+/// the series' total money). `state` is the table after the last action.
+pub async fn rating_changes(
+    store: &dyn Store,
+    record: &GameRecord,
+    state: &TableState,
+) -> Result<Vec<RatingChange>, StoreError> {
+    let n = record.settings.players;
+    let seats: Vec<String> = state
+        .seats
+        .iter()
+        .map(|p| p.as_ref().map(|p| p.id.clone()).unwrap_or_default())
+        .collect();
+    let (players, places) = match &record.series {
+        None => (seats, places(state)),
+        Some(series) if series.index + 1 < n => return Ok(Vec::new()),
+        Some(series) => {
+            let mut totals: HashMap<String, u64> = HashMap::new();
+            for game in store.series_games(&series.id).await? {
+                if game.game_id == record.id {
+                    continue;
+                }
+                if game.status != Status::Finished {
+                    // An aborted game voids the series.
+                    return Ok(Vec::new());
+                }
+                for (player, money) in game.seats.iter().zip(&game.money) {
+                    *totals.entry(player.clone()).or_default() += u64::from(*money);
+                }
+            }
+            for (player, money) in seats.iter().zip(state.money()) {
+                *totals.entry(player.clone()).or_default() += u64::from(money);
+            }
+            let scores: Vec<u64> = seats.iter().map(|p| totals[p]).collect();
+            (seats, rating::ranks_by_score(&scores))
+        }
+    };
+    let mut changes = Vec::new();
+    for category in [n, 0] {
+        let mut before = Vec::with_capacity(players.len());
+        for player in &players {
+            before.push(store.rating(player, category).await?.unwrap_or_default());
+        }
+        let after = rating::rate(&before, &places);
+        changes.extend(players.iter().zip(before).zip(after).map(
+            |((player, before), after): ((&String, Rating), Rating)| RatingChange {
+                player_id: player.clone(),
+                players: category,
+                before,
+                after,
+            },
+        ));
+    }
+    Ok(changes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(entries: &[(&str, Option<u8>, bool)]) -> Vec<(String, Option<u8>, bool)> {
+        entries
+            .iter()
+            .map(|(id, n, d)| (id.to_string(), *n, *d))
+            .collect()
+    }
+
+    #[test]
+    fn a_game_forms_as_soon_as_enough_compatible_players_wait() {
+        assert_eq!(find_group(&q(&[("a", Some(2), false)])), None);
+        assert_eq!(
+            find_group(&q(&[("a", Some(2), false), ("b", None, false)])),
+            Some((2, vec![0, 1]))
+        );
+        // Different duplicate choices do not mix; different counts wait.
+        assert_eq!(
+            find_group(&q(&[
+                ("a", Some(2), false),
+                ("b", Some(2), true),
+                ("c", Some(3), false)
+            ])),
+            None
+        );
+    }
+
+    #[test]
+    fn nobody_is_seated_twice_in_one_game() {
+        assert_eq!(
+            find_group(&q(&[("a", Some(2), false), ("a", Some(2), false)])),
+            None
+        );
+        assert_eq!(
+            find_group(&q(&[
+                ("a", Some(2), false),
+                ("a", Some(2), false),
+                ("b", Some(2), false)
+            ])),
+            Some((2, vec![0, 2]))
+        );
+    }
+
+    #[test]
+    fn any_count_takes_the_largest_game_available_and_the_oldest_goes_first() {
+        let four_any = q(&[
+            ("a", None, false),
+            ("b", None, false),
+            ("c", None, false),
+            ("d", None, false),
+        ]);
+        assert_eq!(find_group(&four_any), Some((4, vec![0, 1, 2, 3])));
+        let three = q(&[
+            ("a", Some(3), false),
+            ("b", None, false),
+            ("c", Some(2), false),
+            ("d", None, false),
+        ]);
+        assert_eq!(find_group(&three), Some((3, vec![0, 1, 3])));
+    }
+}
