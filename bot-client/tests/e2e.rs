@@ -184,3 +184,59 @@ async fn a_bot_restarted_in_a_game_it_sits_in_plays_on() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn ladder_bots_ride_out_a_server_restart() {
+    use theboss_bot::ladder::{self, LadderOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("ladder.db").display());
+    let store = std::sync::Arc::new(SqliteStore::connect(&url).await.unwrap());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server = TestServer::start_on(listener, store, Options::default());
+    let connection = Connection::connect(&server.url()).await.unwrap();
+    let mut bots = Vec::new();
+    let mut sessions = Vec::new();
+    for name in ["A", "B"] {
+        let session = connection.register(name, true).await.unwrap();
+        sessions.push(session.clone());
+        let options = LadderOptions {
+            players: 2,
+            duplicate: false,
+            games: Some(2),
+            jitter: Duration::ZERO,
+            play: fast(),
+        };
+        bots.push(tokio::spawn(async move {
+            ladder::run(&session, ladder::factory(StrategyKind::Random), &options).await
+        }));
+    }
+    // Wait until the first ladder game is under way, then restart the server.
+    loop {
+        let games = sessions[0]
+            .list_games(v1::ListGamesRequest {
+                mine: true,
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        if let Some(game) = games.games.first() {
+            let view = sessions[0].view(&game.game_id).await.unwrap();
+            if view.seq > 10 {
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    server.stop().await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
+    let store = std::sync::Arc::new(SqliteStore::connect(&url).await.unwrap());
+    let server = TestServer::start_on(listener, store, Options::default());
+    for bot in bots {
+        let results = bot.await.unwrap().unwrap();
+        assert_eq!(results.len(), 2);
+        assert!(results.iter().all(|r| r.status == v1::GameStatus::Finished));
+    }
+    server.stop().await;
+}
