@@ -99,12 +99,13 @@ impl LadderService for Service {
         let player = self.auth.player(request.metadata()).await?;
         let request = request.into_inner();
         let players = category(request.players, "players")?;
-        let (tx, rx) = mpsc::channel(8);
         let waiting_games = self
             .store
             .ladder_games_of(&player.id)
             .await
             .map_err(ApiError::from)?;
+        // Room for every game to send back at once.
+        let (tx, rx) = mpsc::channel(waiting_games.len().max(8));
         if !waiting_games.is_empty() {
             // Games to finish first: send them, and end the stream.
             for seat in waiting_games {
