@@ -192,14 +192,8 @@ impl Session {
 
     /// A request with this player's credentials and a deadline.
     pub fn request<T>(&self, message: T) -> Request<T> {
-        let mut request = Request::new(message);
+        let mut request = self.stream_request(message);
         request.set_timeout(CALL_TIMEOUT);
-        request.metadata_mut().insert(
-            "authorization",
-            format!("Bearer {}", self.credentials.api_token)
-                .parse()
-                .expect("tokens are ASCII"),
-        );
         request
     }
 
