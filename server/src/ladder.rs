@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use theboss_engine::Seat;
 use tokio::sync::{mpsc, oneshot};
@@ -39,6 +40,7 @@ pub struct Match {
 
 /// A request in the queue.
 struct Waiting {
+    since: Instant,
     player: PlayerInfo,
     /// None: any player count.
     players: Option<u8>,
@@ -66,6 +68,7 @@ impl Ladder {
         games: Arc<Games>,
         game_over: mpsc::UnboundedReceiver<String>,
         turn_secs: u32,
+        rematch_grace: Duration,
     ) -> Ladder {
         let (tx, rx) = mpsc::channel(256);
         let matchmaker = Matchmaker {
@@ -73,6 +76,8 @@ impl Ladder {
             games,
             queue: Vec::new(),
             turn_secs,
+            last_opponents: HashMap::new(),
+            rematch_grace,
         };
         tokio::spawn(matchmaker.run(rx, game_over));
         Ladder { tx }
@@ -88,6 +93,7 @@ impl Ladder {
         let (notices, rx) = mpsc::channel(8);
         self.tx
             .send(Command::Enqueue(Waiting {
+                since: Instant::now(),
                 player,
                 players,
                 duplicate,
@@ -111,8 +117,12 @@ impl Ladder {
 
 /// Which queued requests form a game: the oldest request that can be served, with the
 /// oldest compatible others (same duplicate choice, a compatible player count, distinct
-/// players). A request for any count gets the largest game that can be formed now.
-fn find_group(queue: &[(String, Option<u8>, bool)]) -> Option<(u8, Vec<usize>)> {
+/// players, and no two that `apart` keeps apart). A request for any count gets the largest
+/// game that can be formed now.
+fn find_group(
+    queue: &[(String, Option<u8>, bool)],
+    apart: &dyn Fn(&str, &str) -> bool,
+) -> Option<(u8, Vec<usize>)> {
     for (first, (_, wants, duplicate)) in queue.iter().enumerate() {
         let counts: Vec<u8> = match wants {
             Some(n) => vec![*n],
@@ -125,7 +135,9 @@ fn find_group(queue: &[(String, Option<u8>, bool)]) -> Option<(u8, Vec<usize>)> 
                 if picked.len() == usize::from(n) {
                     break;
                 }
-                if d == duplicate && w.is_none_or(|w| w == n) && seen.insert(id.as_str()) {
+                let compatible = d == duplicate && w.is_none_or(|w| w == n);
+                let welcome = !picked.iter().any(|&p| apart(&queue[p].0, id));
+                if compatible && welcome && seen.insert(id.as_str()) {
                     picked.push(i);
                 }
             }
@@ -142,6 +154,11 @@ struct Matchmaker {
     store: Arc<dyn Store>,
     queue: Vec<Waiting>,
     turn_secs: u32,
+    /// Each player's opponents in its last ladder game: they meet again only if nobody else
+    /// turned up within `rematch_grace`, so that a small ladder does not pair the same
+    /// players forever (the two players of a game finish together and re-queue together).
+    last_opponents: HashMap<String, HashSet<String>>,
+    rematch_grace: Duration,
 }
 
 impl Matchmaker {
@@ -153,8 +170,11 @@ impl Matchmaker {
         if let Err(error) = self.resume_series().await {
             tracing::error!(%error, "cannot resume duplicate series");
         }
+        // Held-back rematches become possible as time passes.
+        let mut recheck = tokio::time::interval(Duration::from_millis(100));
         loop {
             tokio::select! {
+                _ = recheck.tick(), if !self.queue.is_empty() => self.match_all().await,
                 command = rx.recv() => match command {
                     Some(Command::Enqueue(waiting)) => {
                         self.queue.push(waiting);
@@ -189,7 +209,19 @@ impl Matchmaker {
                 .iter()
                 .map(|w| (w.player.id.clone(), w.players, w.duplicate))
                 .collect();
-            let Some((n, picked)) = find_group(&keys) else {
+            let apart = |a: &str, b: &str| {
+                self.last_opponents
+                    .get(a)
+                    .is_some_and(|opponents| opponents.contains(b))
+            };
+            let fresh = find_group(&keys, &apart);
+            // A rematch once its oldest request has waited long enough for someone else.
+            let rematch = || {
+                find_group(&keys, &|_, _| false).filter(|(_, picked)| {
+                    self.queue[picked[0]].since.elapsed() >= self.rematch_grace
+                })
+            };
+            let Some((n, picked)) = fresh.or_else(rematch) else {
                 return;
             };
             let duplicate = self.queue[picked[0]].duplicate;
@@ -231,6 +263,13 @@ impl Matchmaker {
         };
         let game_id = self.create_game(n, seed, series.clone(), &players).await?;
         tracing::info!(game = %game_id, players = n, duplicate, "ladder game formed");
+        for p in &players {
+            let others = players
+                .iter()
+                .filter(|o| o.id != p.id)
+                .map(|o| o.id.clone());
+            self.last_opponents.insert(p.id.clone(), others.collect());
+        }
         for (seat, w) in group.iter().enumerate() {
             let _ = w.notices.try_send(Notice::Matched(Match {
                 game_id: game_id.clone(),
@@ -422,6 +461,22 @@ pub async fn rating_changes(
 mod tests {
     use super::*;
 
+    fn find_group_free(queue: &[(String, Option<u8>, bool)]) -> Option<(u8, Vec<usize>)> {
+        find_group(queue, &|_, _| false)
+    }
+
+    #[test]
+    fn players_kept_apart_are_not_grouped() {
+        let queue = q(&[
+            ("a", Some(2), false),
+            ("b", Some(2), false),
+            ("c", Some(2), false),
+        ]);
+        let apart = |x: &str, y: &str| matches!((x, y), ("a", "b") | ("b", "a"));
+        assert_eq!(find_group(&queue, &apart), Some((2, vec![0, 2])));
+        assert_eq!(find_group(&queue[..2], &apart), None);
+    }
+
     fn q(entries: &[(&str, Option<u8>, bool)]) -> Vec<(String, Option<u8>, bool)> {
         entries
             .iter()
@@ -431,14 +486,14 @@ mod tests {
 
     #[test]
     fn a_game_forms_as_soon_as_enough_compatible_players_wait() {
-        assert_eq!(find_group(&q(&[("a", Some(2), false)])), None);
+        assert_eq!(find_group_free(&q(&[("a", Some(2), false)])), None);
         assert_eq!(
-            find_group(&q(&[("a", Some(2), false), ("b", None, false)])),
+            find_group_free(&q(&[("a", Some(2), false), ("b", None, false)])),
             Some((2, vec![0, 1]))
         );
         // Different duplicate choices do not mix; different counts wait.
         assert_eq!(
-            find_group(&q(&[
+            find_group_free(&q(&[
                 ("a", Some(2), false),
                 ("b", Some(2), true),
                 ("c", Some(3), false)
@@ -450,11 +505,11 @@ mod tests {
     #[test]
     fn nobody_is_seated_twice_in_one_game() {
         assert_eq!(
-            find_group(&q(&[("a", Some(2), false), ("a", Some(2), false)])),
+            find_group_free(&q(&[("a", Some(2), false), ("a", Some(2), false)])),
             None
         );
         assert_eq!(
-            find_group(&q(&[
+            find_group_free(&q(&[
                 ("a", Some(2), false),
                 ("a", Some(2), false),
                 ("b", Some(2), false)
@@ -471,13 +526,13 @@ mod tests {
             ("c", None, false),
             ("d", None, false),
         ]);
-        assert_eq!(find_group(&four_any), Some((4, vec![0, 1, 2, 3])));
+        assert_eq!(find_group_free(&four_any), Some((4, vec![0, 1, 2, 3])));
         let three = q(&[
             ("a", Some(3), false),
             ("b", None, false),
             ("c", Some(2), false),
             ("d", None, false),
         ]);
-        assert_eq!(find_group(&three), Some((3, vec![0, 1, 3])));
+        assert_eq!(find_group_free(&three), Some((3, vec![0, 1, 3])));
     }
 }

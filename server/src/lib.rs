@@ -61,6 +61,9 @@ pub struct Options {
     pub actor: ActorOptions,
     /// Seconds a seat has per turn in ladder games.
     pub ladder_turn_secs: u32,
+    /// How long the ladder holds back pairing players who just played each other, in case
+    /// someone else turns up.
+    pub ladder_rematch_grace: Duration,
 }
 
 impl Default for Options {
@@ -69,6 +72,7 @@ impl Default for Options {
             keep_alive: Duration::from_secs(15),
             actor: ActorOptions::default(),
             ladder_turn_secs: 30,
+            ladder_rematch_grace: Duration::from_secs(5),
         }
     }
 }
@@ -88,7 +92,12 @@ pub async fn run(
         Some(game_over),
     ));
     let restored = games.restore().await?;
-    let ladder = ladder::Ladder::start(games.clone(), ladder_games_over, options.ladder_turn_secs);
+    let ladder = ladder::Ladder::start(
+        games.clone(),
+        ladder_games_over,
+        options.ladder_turn_secs,
+        options.ladder_rematch_grace,
+    );
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let ladder_service =
         ladder_service::Service::new(store.clone(), ladder, options.keep_alive, stopping.clone());

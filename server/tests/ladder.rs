@@ -301,3 +301,42 @@ async fn a_duplicate_series_rotates_the_seats_and_is_rated_once() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn players_who_just_met_are_paired_with_others_first() {
+    let grace = Duration::from_millis(400);
+    let options = Options {
+        ladder_rematch_grace: grace,
+        ..Options::default()
+    };
+    let server = TestServer::sqlite_with(options).await;
+    let (a, b, c) = (
+        server.player("A").await,
+        server.player("B").await,
+        server.player("C").await,
+    );
+    let mut sa = enqueue(&server, &a, 2, false).await;
+    let _sb = enqueue(&server, &b, 2, false).await;
+    let first = matched(&mut sa).await;
+    play_to_end(&first.game_id, &[a.clone(), b.clone()], 7).await;
+
+    // A and B come back together, C right after: A meets C, not B again.
+    let mut sa = enqueue(&server, &a, 2, false).await;
+    let mut sb = enqueue(&server, &b, 2, false).await;
+    let mut sc = enqueue(&server, &c, 2, false).await;
+    let (ma, mc) = (matched(&mut sa).await, matched(&mut sc).await);
+    assert_eq!(ma.game_id, mc.game_id);
+    let still = tokio::time::timeout(grace / 2, next(&mut sb)).await;
+    assert!(!matches!(still, Ok(Some(Message::Matched(_)))), "{still:?}");
+    play_to_end(&ma.game_id, &[a.clone(), c.clone()], 8).await;
+
+    // B gives up. With nobody else around, A and C meet again once the grace has passed.
+    drop(sb);
+    let waited = std::time::Instant::now();
+    let mut sa = enqueue(&server, &a, 2, false).await;
+    let mut sc = enqueue(&server, &c, 2, false).await;
+    let (again, _) = (matched(&mut sa).await, matched(&mut sc).await);
+    assert!(waited.elapsed() >= grace, "{:?}", waited.elapsed());
+    assert_ne!(again.game_id, ma.game_id);
+    server.stop().await;
+}
