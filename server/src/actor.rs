@@ -604,11 +604,8 @@ pub(crate) mod fixtures {
     use crate::store::NewPlayer;
     use crate::table::{Settings, Visibility};
 
-    /// A stored, unstarted 2-player game with its actor, and two registered players.
-    pub async fn two_player_game(
-        store: Arc<dyn Store>,
-        options: ActorOptions,
-    ) -> (GameHandle, Vec<PlayerInfo>) {
+    /// Two registered players, `p0` and `p1`.
+    pub async fn two_players(store: &dyn Store) -> Vec<PlayerInfo> {
         let players: Vec<PlayerInfo> = (0..2)
             .map(|i| PlayerInfo {
                 id: format!("p{i}"),
@@ -626,6 +623,15 @@ pub(crate) mod fixtures {
                 .await
                 .unwrap();
         }
+        players
+    }
+
+    /// A stored, unstarted 2-player game with its actor, and two registered players.
+    pub async fn two_player_game(
+        store: Arc<dyn Store>,
+        options: ActorOptions,
+    ) -> (GameHandle, Vec<PlayerInfo>) {
+        let players = two_players(&*store).await;
         let record = GameRecord {
             id: "g".into(),
             settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
@@ -655,29 +661,12 @@ pub(crate) mod fixtures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::NewPlayer;
     use crate::table::{Settings, Visibility};
 
     #[tokio::test]
     async fn a_clock_that_ran_out_while_the_server_was_down_fires_on_restart() {
         let (store, _dir) = crate::testing::sqlite_store().await;
-        let players: Vec<PlayerInfo> = (0..2)
-            .map(|i| PlayerInfo {
-                id: format!("p{i}"),
-                display_name: format!("P{i}"),
-                is_bot: true,
-            })
-            .collect();
-        for p in &players {
-            store
-                .create_player(&NewPlayer {
-                    player: p.clone(),
-                    token_hash: p.id.clone(),
-                    created_at: 0,
-                })
-                .await
-                .unwrap();
-        }
+        let players = fixtures::two_players(&*store).await;
         // A game with a 10-second clock whose last action was committed a minute ago.
         let long_ago = now_micros() - 60_000_000;
         let record = GameRecord {

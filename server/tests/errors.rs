@@ -17,16 +17,7 @@ fn field(status: &tonic::Status) -> String {
 }
 
 async fn history_len(p: &TestPlayer, game_id: &str) -> usize {
-    p.client
-        .clone()
-        .get_history(p.request(v1::GetHistoryRequest {
-            game_id: game_id.to_string(),
-        }))
-        .await
-        .unwrap()
-        .into_inner()
-        .entries
-        .len()
+    history(p, game_id).await.entries.len()
 }
 
 #[tokio::test]

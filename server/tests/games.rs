@@ -14,15 +14,7 @@ use tonic::Code;
 /// engine reaches the same outcome: what a third party auditing a game would do.
 async fn audit(server: &TestServer, game_id: &str) {
     let auditor = server.player("Auditor").await;
-    let history = auditor
-        .client
-        .clone()
-        .get_history(auditor.request(v1::GetHistoryRequest {
-            game_id: game_id.to_string(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let history = history(&auditor, game_id).await;
     let seed = history.seed.expect("a finished game reveals its seed");
     let mut players = 0;
     let mut turns = Vec::new();
@@ -207,15 +199,7 @@ async fn a_retried_submission_returns_the_first_result_and_plays_once() {
             .filter(|e| matches!(e.event.as_ref().unwrap().kind, Some(Kind::TurnTaken(_))))
             .count()
     };
-    let history = p
-        .client
-        .clone()
-        .get_history(p.request(v1::GetHistoryRequest {
-            game_id: game_id.clone(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let history = history(p, &game_id).await;
     assert_eq!(history_turns(history), 1);
     // The same key for another action is a client bug, and says so.
     let other = v1::TurnAction {
@@ -455,15 +439,7 @@ async fn a_slow_reader_gets_every_update_in_order() {
             seqs.push(update.seq);
         }
     }
-    let history = p
-        .client
-        .clone()
-        .get_history(p.request(v1::GetHistoryRequest {
-            game_id: game_id.clone(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let history = history(p, &game_id).await;
     // Once the game is over the history shows every event; the seat saw all but the other
     // seat's hands, in order, once each.
     let expected: Vec<u64> = history

@@ -226,15 +226,7 @@ async fn clocks_play_for_absent_seats_and_abort_a_game_nobody_plays() {
             .iter()
             .all(|s| s.forfeited && s.timeouts_in_a_row >= 3)
     );
-    let history = players[0]
-        .client
-        .clone()
-        .get_history(players[0].request(v1::GetHistoryRequest {
-            game_id: m.game_id.clone(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let history = history(&players[0], &m.game_id).await;
     let timeouts = history
         .entries
         .iter()

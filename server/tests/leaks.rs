@@ -85,15 +85,7 @@ async fn every_stream_carries_only_its_viewers_redaction() {
     for _ in 0..30 {
         assert!(play_one(&game_id, &players, &mut rng).await);
     }
-    let history = players[2]
-        .client
-        .clone()
-        .get_history(players[2].request(v1::GetHistoryRequest {
-            game_id: game_id.clone(),
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let history = history(&players[2], &game_id).await;
     assert_eq!(history.seed, None);
     let hands: Vec<u32> = history
         .entries

@@ -68,6 +68,17 @@ pub async fn view(p: &TestPlayer, game_id: &str) -> v1::GameView {
         .expect("a view")
 }
 
+pub async fn history(p: &TestPlayer, game_id: &str) -> v1::GetHistoryResponse {
+    p.client
+        .clone()
+        .get_history(p.request(v1::GetHistoryRequest {
+            game_id: game_id.to_string(),
+        }))
+        .await
+        .expect("history")
+        .into_inner()
+}
+
 /// A random legal turn from a view's legal set (half the time without placement).
 pub fn pick(view: &v1::GameView, rng: &mut GameRng) -> v1::TurnAction {
     let legal = view.legal.as_ref().expect("it is the viewer's turn");
