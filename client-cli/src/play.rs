@@ -40,15 +40,13 @@ pub enum PlayError {
     StreamLost,
 }
 
-/// How long to wait for the rest of an action's updates before acting on its view (they
-/// are sent back to back, and the view alone does not say which event is its last).
-const BATCH_SETTLE: Duration = Duration::from_millis(30);
-
 /// What the stream has told us so far.
 #[derive(Default)]
 struct Seen {
     last_seq: Option<u64>,
     latest: Option<v1::GameView>,
+    /// The latest view is complete: a snapshot, or the last update of its action.
+    settled: bool,
 }
 
 impl Seen {
@@ -57,9 +55,12 @@ impl Seen {
             Some(Message::Snapshot(view)) => {
                 self.last_seq = Some(view.seq);
                 self.latest = Some(view);
+                self.settled = true;
             }
             Some(Message::Update(update)) => {
                 self.last_seq = Some(update.seq);
+                // An action's events all come with its view: act once the last has arrived.
+                self.settled = update.action_complete;
                 if let Some(view) = update.view {
                     let names = render::names(&view);
                     if let Some(line) = update
@@ -112,10 +113,8 @@ pub async fn play(
                 }
             }
             failures = 0;
-            while let Ok(Ok(Some(message))) =
-                tokio::time::timeout(BATCH_SETTLE, stream.message()).await
-            {
-                seen.take(message, io)?;
+            if !seen.settled {
+                continue;
             }
             let Some(view) = seen.latest.clone() else {
                 continue;

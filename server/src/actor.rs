@@ -59,14 +59,20 @@ impl Batch {
     /// The updates of this batch a viewer may see, skipping those up to `after`.
     pub fn updates(&self, viewer: Viewer, after: u64) -> Vec<v1::GameUpdate> {
         let mut view = None;
-        self.visible_events(viewer)
+        let mut updates: Vec<v1::GameUpdate> = self
+            .visible_events(viewer)
             .filter(|(seq, _)| *seq > after)
             .map(|(seq, event)| v1::GameUpdate {
                 seq,
                 event: Some(wire::table_event_to_wire(event)),
                 view: Some(view.get_or_insert_with(|| self.view(viewer)).clone()),
+                action_complete: false,
             })
-            .collect()
+            .collect();
+        if let Some(last) = updates.last_mut() {
+            last.action_complete = true;
+        }
+        updates
     }
 }
 

@@ -65,6 +65,18 @@ async fn complete_game(server: &TestServer, players: u32, seed: u64) {
         let messages = stream.await.unwrap();
         let updates = updates(&messages);
         assert!(updates.windows(2).all(|w| w[0].seq < w[1].seq));
+        // Exactly the last update of each action (they share the action's view) completes it.
+        let view_seq = |u: &v1::GameUpdate| u.view.as_ref().unwrap().seq;
+        for (i, u) in updates.iter().enumerate() {
+            let last_of_action = updates
+                .get(i + 1)
+                .is_none_or(|next| view_seq(next) != view_seq(u));
+            assert_eq!(
+                u.action_complete, last_of_action,
+                "seat {seat}, seq {}",
+                u.seq
+            );
+        }
         let last = updates.last().unwrap();
         assert_eq!(last.seq, final_view.seq, "seat {seat} saw the end");
         assert!(matches!(
