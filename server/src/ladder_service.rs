@@ -16,9 +16,6 @@ use crate::rating::Rating;
 use crate::store::Store;
 use crate::wire::{now_micros, timestamp};
 
-const DEFAULT_PAGE_SIZE: u32 = 20;
-const MAX_PAGE_SIZE: u32 = 100;
-
 pub struct Service {
     store: Arc<dyn Store>,
     ladder: Ladder,
@@ -176,15 +173,7 @@ impl LadderService for Service {
         self.auth.player(request.metadata()).await?;
         let request = request.into_inner();
         let players = category(request.players, "players")?;
-        let limit = match request.page_size {
-            0 => DEFAULT_PAGE_SIZE,
-            n if n > MAX_PAGE_SIZE => {
-                return Err(
-                    ApiError::invalid("page_size", format!("at most {MAX_PAGE_SIZE}")).into(),
-                );
-            }
-            n => n,
-        };
+        let limit = crate::wire::page_size(request.page_size)?;
         let offset = match request.page_token.as_str() {
             "" => 0,
             token => token

@@ -19,8 +19,6 @@ use crate::table::{GameRecord, PlayerInfo};
 use crate::watch::{self, WatchItem};
 use crate::wire::{self, now_micros};
 
-const DEFAULT_PAGE_SIZE: u32 = 20;
-const MAX_PAGE_SIZE: u32 = 100;
 const MAX_NAME_CHARS: usize = 32;
 const MAX_IDEMPOTENCY_KEY_BYTES: usize = 128;
 
@@ -213,16 +211,7 @@ impl GameService for Service {
             async {
                 let player = self.caller(&request).await?;
                 let request = request.into_inner();
-                let limit = match request.page_size {
-                    0 => DEFAULT_PAGE_SIZE,
-                    n if n > MAX_PAGE_SIZE => {
-                        return Err(ApiError::invalid(
-                            "page_size",
-                            format!("at most {MAX_PAGE_SIZE}"),
-                        ));
-                    }
-                    n => n,
-                };
+                let limit = wire::page_size(request.page_size)?;
                 let after = match request.page_token.as_str() {
                     "" => None,
                     token => Some(token.parse::<i64>().map_err(|_| {

@@ -117,12 +117,7 @@ impl Watcher {
                     // An error means the server is gone, which is also a stop.
                     let _ = stopping.wait_for(|stopping| *stopping).await;
                 } => {
-                    let _ = self
-                        .tx
-                        .send(Err(Status::unavailable(
-                            "the server is shutting down; reconnect with after_seq",
-                        )))
-                        .await;
+                    self.end_unavailable("the server is shutting down").await;
                     return Ok(());
                 }
                 received = live.recv() => match received {
@@ -147,12 +142,7 @@ impl Watcher {
                         }
                     }
                     Err(broadcast::error::RecvError::Closed) => {
-                        let _ = self
-                            .tx
-                            .send(Err(Status::unavailable(
-                                "the game was unloaded; reconnect with after_seq",
-                            )))
-                            .await;
+                        self.end_unavailable("the game was unloaded").await;
                         return Ok(());
                     }
                 },
@@ -165,6 +155,13 @@ impl Watcher {
                 }
             }
         }
+    }
+
+    /// Ends the stream with UNAVAILABLE, telling the client how to resume.
+    async fn end_unavailable(&self, why: &str) {
+        let status = Status::unavailable(format!("{why}; reconnect with after_seq"));
+        // The client may be gone already: then there is nobody to tell.
+        let _ = self.tx.send(Err(status)).await;
     }
 
     async fn catch_up(&mut self, backlog: &[Arc<Batch>]) -> Result<bool, Closed> {

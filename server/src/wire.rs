@@ -16,6 +16,17 @@ use crate::table::{GameRecord, PlayerInfo, Settings, Status, TableEvent, TableSt
 /// The longest turn time limit a game may set: one day.
 pub const MAX_TURN_TIME_LIMIT_SECS: u32 = 86_400;
 
+/// The page size a listing request asks for: 0 means 20, at most 100.
+pub fn page_size(requested: u32) -> Result<u32, ApiError> {
+    const DEFAULT: u32 = 20;
+    const MAX: u32 = 100;
+    match requested {
+        0 => Ok(DEFAULT),
+        n if n > MAX => Err(ApiError::invalid("page_size", format!("at most {MAX}"))),
+        n => Ok(n),
+    }
+}
+
 pub fn now_micros() -> i64 {
     micros(SystemTime::now())
 }
