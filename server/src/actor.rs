@@ -39,11 +39,15 @@ impl Batch {
         self.seq_before + self.events.len() as u64
     }
 
-    /// The events a viewer may see live, numbered.
-    pub fn visible_events(&self, viewer: Viewer) -> impl Iterator<Item = (u64, &TableEvent)> {
+    /// The events a viewer may see, numbered; `reveal_all` once the game is over.
+    pub fn visible_events(
+        &self,
+        viewer: Viewer,
+        reveal_all: bool,
+    ) -> impl Iterator<Item = (u64, &TableEvent)> {
         (self.seq_before + 1..)
             .zip(&self.events)
-            .filter(move |(_, e)| wire::visible(e, viewer, false))
+            .filter(move |(_, e)| wire::visible(e, viewer, reveal_all))
     }
 
     pub fn view(&self, viewer: Viewer) -> v1::GameView {
@@ -60,7 +64,7 @@ impl Batch {
     pub fn updates(&self, viewer: Viewer, after: u64) -> Vec<v1::GameUpdate> {
         let mut view = None;
         let mut updates: Vec<v1::GameUpdate> = self
-            .visible_events(viewer)
+            .visible_events(viewer, false)
             .filter(|(seq, _)| *seq > after)
             .map(|(seq, event)| v1::GameUpdate {
                 seq,

@@ -346,9 +346,8 @@ impl GameService for Service {
                 let entries = batches
                     .iter()
                     .flat_map(|batch| {
-                        (batch.seq_before + 1..)
-                            .zip(&batch.events)
-                            .filter(|(_, event)| wire::visible(event, viewer, over))
+                        batch
+                            .visible_events(viewer, over)
                             .map(|(seq, event)| v1::HistoryEntry {
                                 seq,
                                 event: Some(wire::table_event_to_wire(event)),

@@ -227,7 +227,7 @@ mod tests {
             .unwrap()
             .iter()
             .flat_map(|b| {
-                b.visible_events(Viewer::Seat(0))
+                b.visible_events(Viewer::Seat(0), false)
                     .map(|(seq, _)| seq)
                     .collect::<Vec<_>>()
             })
