@@ -2,7 +2,7 @@
 //! forever or for a number of games. A dropped `Enqueue` stream or a restarted server only
 //! delays the next request: the server sends back the ladder games we already sit in first.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,7 +11,9 @@ use tokio::task::JoinSet;
 
 use theboss_engine::GameRng;
 
-use crate::client::{ClientError, GameResult, PlayOptions, Session, transient};
+use theboss_client::{ClientError, Session};
+
+use crate::play::{self, BotError, GameResult, PlayOptions, panic_message};
 use crate::strategy::{Strategy, StrategyKind};
 
 /// Builds the strategy for each game from a seed.
@@ -35,6 +37,9 @@ pub struct LadderOptions {
     pub play: PlayOptions,
 }
 
+/// How often a failing game is taken up again before the bot gives up on it.
+const GAME_TRIES: u32 = 3;
+
 /// Plays ladder games until `options.games` are done; returns their results.
 pub async fn run(
     session: &Session,
@@ -48,6 +53,9 @@ pub async fn run(
     let mut rng = GameRng::from_seed(seed);
     let mut results = Vec::new();
     let mut played: HashSet<String> = HashSet::new();
+    // Games that failed, and how often: the server hands them back on the next request, so
+    // they are tried again a few times before the bot gives up on them.
+    let mut failed: HashMap<String, u32> = HashMap::new();
     let mut failures = 0u32;
     while options.games.is_none_or(|k| (results.len() as u32) < k) {
         let jitter = options.jitter.as_millis().min(u128::from(u32::MAX)) as u32;
@@ -59,13 +67,10 @@ pub async fn run(
                 failures = 0;
                 matches
             }
-            Err(ClientError::Rpc { status, .. }) if transient(status.code()) => {
+            Err(e) if e.is_transient() => {
                 failures += 1;
-                if failures > options.play.reconnects {
-                    return Err(ClientError::Rpc {
-                        call: "Enqueue",
-                        status,
-                    });
+                if failures > options.play.feed.reconnects {
+                    return Err(e);
                 }
                 tokio::time::sleep(Duration::from_millis(200 * u64::from(failures.min(10)))).await;
                 continue;
@@ -79,12 +84,30 @@ pub async fn run(
             }
             let (session, play) = (session.clone(), options.play.clone());
             let bot = strategy(rng.next_u64());
-            set.spawn(async move { session.play_game(&m.game_id, bot, &play).await });
+            set.spawn(async move {
+                let result = play::play_game(&session, &m.game_id, bot, &play).await;
+                (m.game_id, result)
+            });
         }
         while let Some(done) = set.join_next().await {
-            let result = done.expect("game tasks do not panic")?;
-            tracing::info!(%result, "ladder game over");
-            results.push(result);
+            match done {
+                Ok((_, Ok(result))) => {
+                    tracing::info!(%result, "ladder game over");
+                    results.push(result);
+                }
+                Ok((game_id, Err(error))) => {
+                    let tries = failed.entry(game_id.clone()).or_default();
+                    *tries += 1;
+                    tracing::error!(game = %game_id, %error, tries = *tries, "a ladder game failed");
+                    if *tries < GAME_TRIES {
+                        played.remove(&game_id);
+                    }
+                }
+                Err(error) => {
+                    let error = BotError::Task(panic_message(error));
+                    tracing::error!(%error, "a ladder game task failed");
+                }
+            }
         }
     }
     Ok(results)
@@ -99,18 +122,10 @@ async fn next_matches(
         call: "Enqueue",
         status,
     };
-    let mut stream = session
-        .ladder_client()
-        .enqueue(session.stream_request(v1::EnqueueRequest {
-            players: options.players,
-            duplicate: options.duplicate,
-        }))
-        .await
-        .map_err(rpc)?
-        .into_inner();
+    let mut stream = session.enqueue(options.players, options.duplicate).await?;
     let mut matches = Vec::new();
     loop {
-        match tokio::time::timeout(options.play.silence, stream.message()).await {
+        match tokio::time::timeout(options.play.feed.silence, stream.message()).await {
             Ok(Ok(Some(message))) => {
                 if let Some(Message::Matched(m)) = message.message {
                     matches.push(m);

@@ -9,7 +9,9 @@ use theboss::v1::{self, watch_game_response::Message};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use crate::client::{ClientError, Connection, Session};
+use theboss_client::{ClientError, Connection, Session};
+
+use crate::play::panic_message;
 use crate::strategy::{Strategy, random::Random};
 
 #[derive(Debug, Clone)]
@@ -90,13 +92,17 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
         ..LoadReport::default()
     };
     while let Some(done) = set.join_next().await {
-        match done.expect("load tasks do not panic") {
-            Ok(latencies) => {
+        match done {
+            Ok(Ok(latencies)) => {
                 report.games += config.rounds;
                 report.latencies.extend(latencies);
             }
-            Err(error) => {
+            Ok(Err(error)) => {
                 tracing::error!(%error, "a load game failed");
+                report.errors += 1;
+            }
+            Err(error) => {
+                tracing::error!(panic = %panic_message(error), "a load game task failed");
                 report.errors += 1;
             }
         }
@@ -122,13 +128,12 @@ async fn one_game(
                 .await?,
         );
     }
-    let game_id = seats[0]
-        .create_game(v1::GameSettings {
-            players,
-            visibility: v1::Visibility::Unlisted as i32,
-            ..Default::default()
-        })
-        .await?;
+    let settings = v1::GameSettings {
+        players,
+        visibility: v1::Visibility::Unlisted as i32,
+        ..Default::default()
+    };
+    let game_id = seats[0].create_game(settings, None).await?;
     for (i, s) in seats.iter().enumerate() {
         s.join(&game_id, Some(i as u32)).await?;
     }
@@ -137,7 +142,11 @@ async fn one_game(
     for (i, s) in seats.iter().enumerate() {
         let (s, tx, game_id) = (s.clone(), tx.clone(), game_id.clone());
         watchers.spawn(async move {
-            let mut stream = s.watch_stream(&game_id).await?;
+            let request = v1::WatchGameRequest {
+                game_id: game_id.clone(),
+                after_seq: None,
+            };
+            let mut stream = s.watch(request).await?;
             while let Some(message) = stream.message().await.map_err(|status| ClientError::Rpc {
                 call: "WatchGame",
                 status,
@@ -182,7 +191,7 @@ async fn one_game(
         let turn = random.choose(&theboss::convert::view_from_wire(view)?, None);
         sent = Some(Instant::now());
         let response = seats[to_move as usize]
-            .submit_once(&game_id, view.seq, theboss::convert::turn_to_wire(&turn))
+            .submit(&game_id, view.seq, theboss::convert::turn_to_wire(&turn))
             .await?;
         target = response.seq;
     }

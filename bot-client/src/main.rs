@@ -7,12 +7,12 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use theboss_bot::arena::{self, ArenaConfig};
-use theboss_bot::client::{self, Connection, PlayOptions, Seating, Session};
-use theboss_bot::credentials::Credentials;
 use theboss_bot::ladder::{self, LadderOptions};
 use theboss_bot::load::{self, LoadConfig};
+use theboss_bot::play::{self, PlayOptions, Seating};
 use theboss_bot::strategy::StrategyKind;
 use theboss_bot::strategy::ismcts::Budget;
+use theboss_client::{Connection, Credentials, Session};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -43,9 +43,15 @@ enum Command {
 
 #[derive(Debug, Args)]
 struct ServerArgs {
-    /// The server's URL.
-    #[arg(long, env = "THEBOSS_SERVER", default_value = "http://127.0.0.1:50051")]
-    server: String,
+    /// The server's URL, or the URLs of several replicas of one service, comma-separated
+    /// (calls fail over from one to the next).
+    #[arg(
+        long,
+        env = "THEBOSS_SERVER",
+        default_value = "http://127.0.0.1:50051",
+        value_delimiter = ','
+    )]
+    server: Vec<String>,
     /// Where the API token is saved (default: the user's config directory).
     #[arg(long)]
     token_file: Option<PathBuf>,
@@ -184,9 +190,9 @@ async fn login(args: &ServerArgs) -> anyhow::Result<Session> {
         Some(path) => path.clone(),
         None => Credentials::default_path().context("no config directory; use --token-file")?,
     };
-    let connection = Connection::connect(&args.server)
+    let connection = Connection::connect_any(&args.server)
         .await
-        .with_context(|| format!("cannot reach {}", args.server))?;
+        .with_context(|| format!("cannot reach {}", args.server.join(", ")))?;
     Ok(connection
         .authenticate(&token_file, &args.name, true)
         .await?)
@@ -204,7 +210,7 @@ async fn play(args: PlayArgs) -> anyhow::Result<()> {
         (None, None) => anyhow::bail!("say which game: --game ID, --create N or --wait"),
     };
     let options = PlayOptions::default();
-    let outcomes = client::play_many(
+    let outcomes = play::play_many(
         &connection,
         seating,
         args.strategy,
@@ -212,10 +218,18 @@ async fn play(args: PlayArgs) -> anyhow::Result<()> {
         args.concurrent,
         &options,
     )
-    .await?;
+    .await;
+    let mut failed = 0;
     for outcome in outcomes {
-        println!("{outcome}");
+        match outcome {
+            Ok(result) => println!("{result}"),
+            Err(error) => {
+                failed += 1;
+                eprintln!("a game failed: {error}");
+            }
+        }
     }
+    anyhow::ensure!(failed == 0, "{failed} game(s) failed");
     Ok(())
 }
 

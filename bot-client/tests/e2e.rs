@@ -4,18 +4,30 @@
 use std::time::Duration;
 
 use theboss::v1;
-use theboss_bot::client::{Connection, PlayOptions, Seating, play_many};
-use theboss_bot::strategy::StrategyKind;
+use theboss_bot::play::{GameResult, PlayOptions, Seating, play_many};
+use theboss_bot::strategy::{Strategy, StrategyKind};
+use theboss_client::{Connection, FeedOptions};
 use theboss_server::Options;
 use theboss_server::store::SqliteStore;
 use theboss_server::testing::TestServer;
 
 fn fast() -> PlayOptions {
     PlayOptions {
-        silence: Duration::from_secs(5),
-        reconnects: 100,
+        feed: FeedOptions {
+            silence: Duration::from_secs(5),
+            reconnects: 100,
+        },
         poll: Duration::from_millis(20),
+        submit_attempts: 20,
     }
+}
+
+/// The results of games that must all have been played.
+fn played(results: Vec<Result<GameResult, theboss_bot::play::BotError>>) -> Vec<GameResult> {
+    results
+        .into_iter()
+        .map(|r| r.expect("the game was played"))
+        .collect()
 }
 
 #[tokio::test]
@@ -24,10 +36,13 @@ async fn bots_of_every_strategy_play_a_game_to_the_end() {
     let connection = Connection::connect(&server.url()).await.unwrap();
     let creator = connection.register("Creator", true).await.unwrap();
     let game_id = creator
-        .create_game(v1::GameSettings {
-            players: 3,
-            ..Default::default()
-        })
+        .create_game(
+            v1::GameSettings {
+                players: 3,
+                ..Default::default()
+            },
+            None,
+        )
         .await
         .unwrap();
     let mut tasks = Vec::new();
@@ -46,7 +61,7 @@ async fn bots_of_every_strategy_play_a_game_to_the_end() {
     }
     let mut results = Vec::new();
     for task in tasks {
-        results.extend(task.await.unwrap().unwrap());
+        results.extend(played(task.await.unwrap()));
     }
     assert_eq!(results.len(), 3);
     let winners = &results[0].winners;
@@ -82,11 +97,11 @@ async fn waiting_bots_fill_a_created_game() {
         1,
         &fast(),
     )
-    .await
-    .unwrap();
+    .await;
+    let created = played(created);
     assert_eq!(created[0].status, v1::GameStatus::Finished);
     for task in waiting {
-        let result = task.await.unwrap().unwrap();
+        let result = played(task.await.unwrap());
         assert_eq!(result[0].game_id, created[0].game_id);
     }
     server.stop().await;
@@ -104,10 +119,13 @@ async fn bots_resume_after_the_server_restarts_mid_game() {
     let a = connection.register("A", true).await.unwrap();
     let b = connection.register("B", true).await.unwrap();
     let game_id = a
-        .create_game(v1::GameSettings {
-            players: 2,
-            ..Default::default()
-        })
+        .create_game(
+            v1::GameSettings {
+                players: 2,
+                ..Default::default()
+            },
+            None,
+        )
         .await
         .unwrap();
     let bots: Vec<_> = [a.clone(), b]
@@ -143,7 +161,7 @@ async fn bots_resume_after_the_server_restarts_mid_game() {
     let server = TestServer::start_on(listener, store, Options::default());
     let mut winners = Vec::new();
     for bot in bots {
-        let result = bot.await.unwrap().unwrap();
+        let result = played(bot.await.unwrap());
         assert_eq!(result[0].status, v1::GameStatus::Finished);
         winners.push(result[0].winners.clone());
     }
@@ -158,10 +176,13 @@ async fn a_bot_restarted_in_a_game_it_sits_in_plays_on() {
     let a = connection.register("A", true).await.unwrap();
     let b = connection.register("B", true).await.unwrap();
     let game_id = a
-        .create_game(v1::GameSettings {
-            players: 2,
-            ..Default::default()
-        })
+        .create_game(
+            v1::GameSettings {
+                players: 2,
+                ..Default::default()
+            },
+            None,
+        )
         .await
         .unwrap();
     // A took its seat in an earlier life.
@@ -179,7 +200,7 @@ async fn a_bot_restarted_in_a_game_it_sits_in_plays_on() {
         })
         .collect();
     for task in tasks {
-        let result = task.await.unwrap().unwrap();
+        let result = played(task.await.unwrap());
         assert_eq!(result[0].status, v1::GameStatus::Finished);
     }
     server.stop().await;
@@ -238,5 +259,93 @@ async fn ladder_bots_ride_out_a_server_restart() {
         assert_eq!(results.len(), 2);
         assert!(results.iter().all(|r| r.status == v1::GameStatus::Finished));
     }
+    server.stop().await;
+}
+
+/// Panics on its third turn.
+struct Fragile {
+    inner: Box<dyn Strategy>,
+    turns: u32,
+}
+
+impl Strategy for Fragile {
+    fn name(&self) -> &'static str {
+        "fragile"
+    }
+
+    fn choose(
+        &mut self,
+        view: &theboss_engine::View,
+        time: Option<Duration>,
+    ) -> theboss_engine::Turn {
+        self.turns += 1;
+        assert!(
+            self.turns < 3,
+            "the fragile strategy breaks on turn {}",
+            self.turns
+        );
+        self.inner.choose(view, time)
+    }
+}
+
+#[tokio::test]
+async fn a_panicking_strategy_costs_its_game_and_not_the_others() {
+    use theboss_bot::play::play_game;
+    let server = TestServer::sqlite().await;
+    let connection = Connection::connect(&server.url()).await.unwrap();
+    let fragile = connection.register("Fragile", true).await.unwrap();
+    let steady = connection.register("Steady", true).await.unwrap();
+    let settings = v1::GameSettings {
+        players: 2,
+        ..Default::default()
+    };
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let game_id = fragile.create_game(settings.clone(), None).await.unwrap();
+        fragile.join(&game_id, Some(0)).await.unwrap();
+        steady.join(&game_id, Some(1)).await.unwrap();
+        games.push(game_id);
+    }
+    let mut tasks = Vec::new();
+    for (i, game_id) in games.iter().enumerate() {
+        // In the first game the strategy breaks; in the second it plays on normally.
+        let strategy: Box<dyn Strategy> = if i == 0 {
+            Box::new(Fragile {
+                inner: StrategyKind::Heuristic.build(1),
+                turns: 0,
+            })
+        } else {
+            StrategyKind::Heuristic.build(1)
+        };
+        let (session, id) = (fragile.clone(), game_id.clone());
+        tasks.push(tokio::spawn(async move {
+            play_game(&session, &id, strategy, &fast()).await
+        }));
+        let (session, game_id) = (steady.clone(), game_id.clone());
+        tasks.push(tokio::spawn(async move {
+            play_game(&session, &game_id, StrategyKind::Random.build(2), &fast()).await
+        }));
+    }
+    let mut results = Vec::new();
+    for task in tasks {
+        results.push(task.await.expect("no task dies with the strategy").unwrap());
+    }
+    for r in &results {
+        assert_eq!(r.status, v1::GameStatus::Finished, "{r}");
+    }
+    let broken = &results[0];
+    assert_eq!(broken.game_id, games[0]);
+    assert!(
+        broken
+            .strategy_panic
+            .as_deref()
+            .is_some_and(|p| p.contains("breaks on turn 3")),
+        "{broken}"
+    );
+    assert!(
+        broken.turns_played >= 15,
+        "the game was played to its end: {broken}"
+    );
+    assert!(results[1..].iter().all(|r| r.strategy_panic.is_none()));
     server.stop().await;
 }

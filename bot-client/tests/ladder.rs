@@ -7,10 +7,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use theboss::v1;
-use theboss_bot::client::{Connection, PlayOptions};
 use theboss_bot::ladder::{self, LadderOptions, StrategyFactory};
+use theboss_bot::play::PlayOptions;
 use theboss_bot::strategy::ismcts::{Budget, Ismcts};
 use theboss_bot::strategy::{Strategy, StrategyKind};
+use theboss_client::Connection;
 use theboss_engine::{Turn, View};
 use theboss_server::testing::TestServer;
 
@@ -86,15 +87,13 @@ async fn six_bots_of_three_strategies_are_ranked_by_strength() {
     let viewer = connection.register("viewer", false).await.unwrap();
     let leaderboard = || async {
         viewer
-            .ladder_client()
-            .leaderboard(viewer.request(v1::LeaderboardRequest {
+            .leaderboard(v1::LeaderboardRequest {
                 players: 0,
                 page_size: 10,
                 page_token: String::new(),
-            }))
+            })
             .await
             .unwrap()
-            .into_inner()
     };
     let started = std::time::Instant::now();
     let board = loop {

@@ -6,9 +6,10 @@ use std::path::Path;
 
 use serde::Serialize;
 use theboss::convert::{view_from_wire, view_to_wire};
-use theboss::v1::{self, game_event::Kind, watch_game_response::Message};
-use theboss_bot::client::{ClientError, Connection, PlayOptions, Seating, Session, play_many};
+use theboss::v1::{self, game_event::Kind};
+use theboss_bot::play::{PlayOptions, Seating, play_many};
 use theboss_bot::strategy::StrategyKind;
+use theboss_client::{ClientError, Connection, FeedItem, FeedOptions, Session};
 use theboss_engine::{City, Game, GameConfig, Seat, Viewer};
 
 use crate::names::city_short;
@@ -69,7 +70,7 @@ pub async fn play_against_bots(
         return Err(CommandError::Usage("--bots takes 1 to 3".into()));
     }
     let game_id = session
-        .create_seeded_game(settings(bots + 1, &[], 0, true), seed)
+        .create_game(settings(bots + 1, &[], 0, true), seed)
         .await?;
     session.join(&game_id, Some(0)).await?;
     writeln!(
@@ -83,10 +84,10 @@ pub async fn play_against_bots(
             seat: Some(i as u32 + 1),
         };
         tokio::spawn(async move {
-            if let Err(error) =
-                play_many(&bot, seating, strategy, 1, 1, &PlayOptions::default()).await
-            {
-                eprintln!("a bot stopped: {error}");
+            for result in play_many(&bot, seating, strategy, 1, 1, &PlayOptions::default()).await {
+                if let Err(error) = result {
+                    eprintln!("a bot stopped: {error}");
+                }
             }
         });
     }
@@ -101,14 +102,13 @@ pub async fn join_and_play(
     io: &mut Io<'_>,
 ) -> Result<v1::GameView, CommandError> {
     match session.join(game_id, seat).await {
-        Ok(seat) => writeln!(
+        Ok(joined) => writeln!(
             io.out,
-            "Seated at seat {seat}; the game starts when the table is full."
+            "Seated at seat {}; the game starts when the table is full.",
+            joined.seat
         )?,
         // Back to a game we sit in (after closing the terminal, say): play on.
-        Err(ClientError::Rpc { status, .. })
-            if theboss_bot::client::reason(&status) == "ALREADY_SEATED" =>
-        {
+        Err(e) if e.reason() == "ALREADY_SEATED" => {
             writeln!(io.out, "You are already seated here; resuming.")?
         }
         Err(e) => return Err(e.into()),
@@ -262,18 +262,14 @@ pub async fn watch(
     out: &mut dyn Write,
     painter: Painter,
 ) -> Result<(), CommandError> {
-    let mut stream = session.watch_stream(game_id).await?;
-    while let Some(message) = stream.message().await.map_err(|status| ClientError::Rpc {
-        call: "WatchGame",
-        status,
-    })? {
-        let (seq, event, view) = match message.message {
-            Some(Message::Snapshot(view)) => (view.seq, None, view),
-            Some(Message::Update(u)) => match u.view {
+    let mut feed = session.follow(game_id, FeedOptions::default());
+    while let Some(item) = feed.next().await? {
+        let (seq, event, view) = match item {
+            FeedItem::View(view) => (view.seq, None, view),
+            FeedItem::Update(u) => match u.view {
                 Some(view) => (u.seq, u.event, view),
                 None => continue,
             },
-            Some(Message::KeepAlive(_)) | None => continue,
         };
         let engine = view_from_wire(&view).map_err(ClientError::from)?;
         let names = render::names(&view);

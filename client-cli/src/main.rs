@@ -7,12 +7,11 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use theboss::v1;
-use theboss_bot::client::Connection;
-use theboss_bot::credentials::Credentials;
 use theboss_bot::strategy::StrategyKind;
 use theboss_cli::commands::{self, CommandError};
 use theboss_cli::play::{Io, PlayError};
 use theboss_cli::render::Painter;
+use theboss_client::{Connection, Credentials};
 use theboss_engine::City;
 use tokio::sync::mpsc;
 
@@ -211,12 +210,10 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?;
             let id = session
-                .create_game(commands::settings(
-                    args.players,
-                    &cities,
-                    args.turn_time,
-                    args.unlisted,
-                ))
+                .create_game(
+                    commands::settings(args.players, &cities, args.turn_time, args.unlisted),
+                    None,
+                )
                 .await?;
             if args.json {
                 writeln!(out, "{}", serde_json::json!({ "game_id": id }))?;

@@ -3,11 +3,10 @@
 //! before it is sent.
 
 use std::io::Write;
-use std::time::Duration;
 
 use theboss::convert::view_from_wire;
-use theboss::v1::{self, watch_game_response::Message};
-use theboss_bot::client::{ClientError, Session};
+use theboss::v1;
+use theboss_client::{ClientError, FeedItem, FeedOptions, Session};
 use tokio::sync::mpsc;
 use tonic::Code;
 
@@ -36,29 +35,26 @@ pub enum PlayError {
     Quit,
     #[error("line {line:?} refused: {reason}")]
     Refused { line: String, reason: String },
-    #[error("the stream of the game kept failing")]
-    StreamLost,
 }
 
-/// What the stream has told us so far.
+/// What the feed has told us so far.
 #[derive(Default)]
 struct Seen {
-    last_seq: Option<u64>,
     latest: Option<v1::GameView>,
-    /// The latest view is complete: a snapshot, or the last update of its action.
+    /// The latest view is complete: a whole view, or the last update of its action.
     settled: bool,
 }
 
 impl Seen {
-    fn take(&mut self, message: v1::WatchGameResponse, io: &mut Io<'_>) -> Result<(), PlayError> {
-        match message.message {
-            Some(Message::Snapshot(view)) => {
-                self.last_seq = Some(view.seq);
-                self.latest = Some(view);
+    fn take(&mut self, item: FeedItem, io: &mut Io<'_>) -> Result<(), PlayError> {
+        match item {
+            FeedItem::View(view) => {
+                if self.latest.as_ref().is_none_or(|l| l.seq <= view.seq) {
+                    self.latest = Some(view);
+                }
                 self.settled = true;
             }
-            Some(Message::Update(update)) => {
-                self.last_seq = Some(update.seq);
+            FeedItem::Update(update) => {
                 // An action's events all come with its view: act once the last has arrived.
                 self.settled = update.action_complete;
                 if let Some(view) = update.view {
@@ -73,7 +69,6 @@ impl Seen {
                     self.latest = Some(view);
                 }
             }
-            Some(Message::KeepAlive(_)) | None => {}
         }
         Ok(())
     }
@@ -87,53 +82,31 @@ pub async fn play(
 ) -> Result<v1::GameView, PlayError> {
     let mut seen = Seen::default();
     let mut answered: Option<u64> = None;
-    let mut failures = 0;
-    loop {
-        let mut stream = match session.watch_from(game_id, seen.last_seq).await {
-            Ok(stream) => stream,
-            Err(e) => {
-                failures += 1;
-                if failures > 10 {
-                    return Err(e.into());
-                }
-                tokio::time::sleep(Duration::from_millis(200)).await;
-                continue;
-            }
+    let mut feed = session.follow(game_id, FeedOptions::default());
+    while let Some(item) = feed.next().await? {
+        seen.take(item, io)?;
+        if !seen.settled {
+            continue;
+        }
+        let Some(view) = seen.latest.clone() else {
+            continue;
         };
-        loop {
-            match stream.message().await {
-                Ok(Some(message)) => seen.take(message, io)?,
-                Ok(None) => break,
-                Err(_) => {
-                    failures += 1;
-                    if failures > 10 {
-                        return Err(PlayError::StreamLost);
-                    }
-                    break;
-                }
-            }
-            failures = 0;
-            if !seen.settled {
-                continue;
-            }
-            let Some(view) = seen.latest.clone() else {
-                continue;
-            };
-            let status = v1::GameStatus::try_from(view.status).unwrap_or_default();
-            if matches!(status, v1::GameStatus::Finished | v1::GameStatus::Aborted) {
-                let engine = view_from_wire(&view).map_err(ClientError::from)?;
-                write!(io.out, "\n{}", render::table(&view, &engine, io.painter))?;
-                return Ok(view);
-            }
-            let my_turn = view.viewer_seat.is_some() && view.to_move == view.viewer_seat;
-            if my_turn
-                && answered.is_none_or(|s| s < view.seq)
-                && take_turn(session, game_id, &view, io).await?
-            {
-                answered = Some(view.seq);
-            }
+        let status = v1::GameStatus::try_from(view.status).unwrap_or_default();
+        if matches!(status, v1::GameStatus::Finished | v1::GameStatus::Aborted) {
+            let engine = view_from_wire(&view).map_err(ClientError::from)?;
+            write!(io.out, "\n{}", render::table(&view, &engine, io.painter))?;
+            return Ok(view);
+        }
+        let my_turn = view.viewer_seat.is_some() && view.to_move == view.viewer_seat;
+        if my_turn
+            && answered.is_none_or(|s| s < view.seq)
+            && take_turn(session, game_id, &view, io).await?
+        {
+            answered = Some(view.seq);
         }
     }
+    // The feed ends after the game's last update, which the loop above returns on.
+    Err(ClientError::StreamLost(game_id.to_string()).into())
 }
 
 /// Reads commands until a turn is sent. Returns false if the game moved on meanwhile.
@@ -186,28 +159,27 @@ async fn take_turn(
                         continue;
                     };
                     let action = theboss::convert::turn_to_wire(&turn);
-                    match session.submit_once(game_id, view.seq, action).await {
+                    match session.submit(game_id, view.seq, action).await {
                         Ok(_) => return Ok(true),
-                        Err(ClientError::Rpc { status, .. }) if status.code() == Code::Aborted => {
+                        Err(e) if e.code() == Code::Aborted => {
                             writeln!(
                                 io.out,
                                 "  the game moved on (time ran out?); here is the new state"
                             )?;
                             return Ok(false);
                         }
-                        Err(ClientError::Rpc { status, .. })
+                        Err(e)
                             if matches!(
-                                status.code(),
+                                e.code(),
                                 Code::FailedPrecondition | Code::InvalidArgument
                             ) =>
                         {
+                            let reason = e.status().map(|s| s.message().to_string());
+                            let reason = reason.unwrap_or_else(|| e.to_string());
                             if !io.interactive {
-                                return Err(PlayError::Refused {
-                                    line,
-                                    reason: status.message().to_string(),
-                                });
+                                return Err(PlayError::Refused { line, reason });
                             }
-                            writeln!(io.out, "  ✗ the server refused: {}", status.message())?;
+                            writeln!(io.out, "  ✗ the server refused: {reason}")?;
                         }
                         Err(e) => return Err(e.into()),
                     }

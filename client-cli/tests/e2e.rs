@@ -2,13 +2,13 @@
 //! turns read from a script, then listing, status, watching and replaying it.
 
 use theboss::v1;
-use theboss_bot::client::Connection;
 use theboss_bot::strategy::heuristic::Heuristic;
 use theboss_bot::strategy::{Strategy, StrategyKind};
 use theboss_cli::commands;
 use theboss_cli::input::turn_text;
 use theboss_cli::play::{Io, PlayError};
 use theboss_cli::render::Painter;
+use theboss_client::Connection;
 use theboss_engine::{Game, GameConfig, Viewer};
 use theboss_server::testing::TestServer;
 use tokio::sync::mpsc;
@@ -180,18 +180,18 @@ async fn join_resumes_a_game_we_already_sit_in() {
         .unwrap();
     let seed = 4;
     let game_id = session
-        .create_seeded_game(commands::settings(2, &[], 0, false), Some(seed))
+        .create_game(commands::settings(2, &[], 0, false), Some(seed))
         .await
         .unwrap();
     // Seated earlier, e.g. before the terminal was closed.
     session.join(&game_id, Some(0)).await.unwrap();
     let bot = connection.register("Nitti", true).await.unwrap();
-    let seating = theboss_bot::client::Seating::Join {
+    let seating = theboss_bot::play::Seating::Join {
         game_id: game_id.clone(),
         seat: Some(1),
     };
     tokio::spawn(async move {
-        theboss_bot::client::play_many(
+        theboss_bot::play::play_many(
             &bot,
             seating,
             StrategyKind::Heuristic,

@@ -1,6 +1,6 @@
 //! Helpers for tests that need a real server: an in-process server on `127.0.0.1:0` over a
-//! fresh SQLite file or a fresh PostgreSQL schema, and an authenticated test player. Used by
-//! this crate's tests and by the clients' end-to-end tests.
+//! fresh SQLite file or a fresh PostgreSQL schema. Used by this crate's tests and by the
+//! clients' end-to-end tests, which talk to it through `theboss-client`.
 //!
 //! PostgreSQL comes from `DATABASE_URL_TEST` (default
 //! `postgres://postgres@127.0.0.1:5432/test`). If it cannot be reached, tests fail loudly:
@@ -9,7 +9,6 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use theboss::v1::{self, game_service_client::GameServiceClient};
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -113,24 +112,6 @@ impl TestServer {
             .expect("connect to the test server")
     }
 
-    /// Registers a player and returns a client that authenticates as it.
-    pub async fn player(&self, name: &str) -> TestPlayer {
-        let mut client = GameServiceClient::new(self.channel().await);
-        let registered = client
-            .register(v1::RegisterRequest {
-                display_name: name.to_string(),
-                is_bot: false,
-            })
-            .await
-            .expect("register")
-            .into_inner();
-        TestPlayer {
-            id: registered.player_id,
-            token: registered.api_token,
-            client,
-        }
-    }
-
     /// Stops the server gracefully and waits for it.
     pub async fn stop(mut self) {
         if let Some(stop) = self.stop.take() {
@@ -147,27 +128,5 @@ impl Drop for TestServer {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
-    }
-}
-
-/// A registered player with a client of its own.
-#[derive(Clone)]
-pub struct TestPlayer {
-    pub id: String,
-    pub token: String,
-    pub client: GameServiceClient<Channel>,
-}
-
-impl TestPlayer {
-    /// A request carrying this player's credentials.
-    pub fn request<T>(&self, message: T) -> tonic::Request<T> {
-        let mut request = tonic::Request::new(message);
-        request.metadata_mut().insert(
-            "authorization",
-            format!("Bearer {}", self.token)
-                .parse()
-                .expect("tokens are ASCII"),
-        );
-        request
     }
 }

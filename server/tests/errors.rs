@@ -5,7 +5,8 @@ mod common;
 
 use common::*;
 use theboss::v1;
-use theboss_server::testing::{TestPlayer, TestServer};
+use theboss_client::Session;
+use theboss_server::testing::TestServer;
 use tonic::Code;
 use tonic_types::StatusExt;
 
@@ -16,7 +17,7 @@ fn field(status: &tonic::Status) -> String {
         .unwrap_or_default()
 }
 
-async fn history_len(p: &TestPlayer, game_id: &str) -> usize {
+async fn history_len(p: &Session, game_id: &str) -> usize {
     history(p, game_id).await.entries.len()
 }
 
@@ -62,12 +63,11 @@ async fn credentials_are_required_and_checked() {
 #[tokio::test]
 async fn malformed_settings_and_ids_name_their_field() {
     let server = TestServer::sqlite().await;
-    let p = server.player("P").await;
+    let p = player(&server, "P").await;
     let create = |settings: Option<v1::GameSettings>| {
         let p = p.clone();
         async move {
-            p.client
-                .clone()
+            p.game_client()
                 .create_game(p.request(v1::CreateGameRequest {
                     settings,
                     seed: None,
@@ -115,8 +115,7 @@ async fn malformed_settings_and_ids_name_their_field() {
         let p = p.clone();
         let game_id = game_id.to_string();
         async move {
-            p.client
-                .clone()
+            p.game_client()
                 .get_view(p.request(v1::GetViewRequest { game_id }))
                 .await
         }
@@ -134,7 +133,7 @@ async fn malformed_settings_and_ids_name_their_field() {
 async fn refused_turns_say_why_and_change_nothing() {
     let server = TestServer::sqlite().await;
     let (game_id, players) = seated_game(&server, 3, 77).await;
-    let outsider = server.player("Outsider").await;
+    let outsider = player(&server, "Outsider").await;
     let start = view(&players[0], &game_id).await;
     let to_move = start.to_move.unwrap() as usize;
     let mover = &players[to_move];
@@ -249,8 +248,7 @@ async fn refused_turns_say_why_and_change_nothing() {
     // Joining a running game.
     let status = assert_code(
         outsider
-            .client
-            .clone()
+            .game_client()
             .join_game(outsider.request(v1::JoinGameRequest {
                 game_id: game_id.clone(),
                 seat: None,
@@ -272,10 +270,9 @@ async fn refused_turns_say_why_and_change_nothing() {
 #[tokio::test]
 async fn turns_before_the_start_and_after_the_end_are_refused() {
     let server = TestServer::sqlite().await;
-    let a = server.player("A").await;
+    let a = player(&server, "A").await;
     let lobby = create(&a, settings(2), Some(1)).await;
-    a.client
-        .clone()
+    a.game_client()
         .join_game(a.request(v1::JoinGameRequest {
             game_id: lobby.clone(),
             seat: None,

@@ -13,7 +13,7 @@ use tonic::Code;
 /// Replays a finished game's public history with its revealed seed and checks that the
 /// engine reaches the same outcome: what a third party auditing a game would do.
 async fn audit(server: &TestServer, game_id: &str) {
-    let auditor = server.player("Auditor").await;
+    let auditor = player(server, "Auditor").await;
     let history = history(&auditor, game_id).await;
     let seed = history.seed.expect("a finished game reveals its seed");
     let mut players = 0;
@@ -153,8 +153,7 @@ async fn a_reconnecting_watcher_gets_exactly_what_it_missed() {
     // Resuming past the end of the game is refused.
     let p = &players[0];
     let status = p
-        .client
-        .clone()
+        .game_client()
         .watch_game(p.request(v1::WatchGameRequest {
             game_id: game_id.clone(),
             after_seq: Some(1_000_000),
@@ -167,14 +166,13 @@ async fn a_reconnecting_watcher_gets_exactly_what_it_missed() {
 
 /// The first `n` messages of a stream, then the stream is dropped.
 async fn collect_n(
-    p: &theboss_server::testing::TestPlayer,
+    p: &theboss_client::Session,
     game_id: &str,
     after_seq: Option<u64>,
     n: usize,
 ) -> Vec<Message> {
     let mut stream = p
-        .client
-        .clone()
+        .game_client()
         .watch_game(p.request(v1::WatchGameRequest {
             game_id: game_id.to_string(),
             after_seq,
@@ -233,13 +231,12 @@ async fn a_retried_submission_returns_the_first_result_and_plays_once() {
 #[tokio::test]
 async fn an_expired_clock_plays_a_default_turn_and_shows_the_deadline() {
     let server = TestServer::sqlite().await;
-    let players = [server.player("A").await, server.player("B").await];
+    let players = [player(&server, "A").await, player(&server, "B").await];
     let mut s = settings(2);
     s.turn_time_limit_seconds = 1;
     let game_id = create(&players[0], s, Some(3)).await;
     for p in &players {
-        p.client
-            .clone()
+        p.game_client()
             .join_game(p.request(v1::JoinGameRequest {
                 game_id: game_id.clone(),
                 seat: None,
@@ -278,7 +275,7 @@ async fn quiet_streams_get_keep_alives_and_end_on_shutdown() {
         ..Options::default()
     };
     let server = TestServer::sqlite_with(options).await;
-    let p = server.player("Lonely").await;
+    let p = player(&server, "Lonely").await;
     let game_id = create(&p, settings(3), None).await;
     let messages = collect_n(&p, &game_id, None, 3).await;
     assert!(matches!(messages[0], Message::Snapshot(_)));
@@ -287,28 +284,52 @@ async fn quiet_streams_get_keep_alives_and_end_on_shutdown() {
             .iter()
             .all(|m| matches!(m, Message::KeepAlive(k) if k.seq == 0 && k.server_time.is_some()))
     );
-    // A stream left open must not keep the server from stopping.
-    let open = collect(&p, &game_id, None);
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    server.stop().await;
-    let _ = open.await;
+    // A stream left open must not keep the server from stopping: it ends with UNAVAILABLE,
+    // telling the client how to resume.
+    let mut open = p
+        .watch(v1::WatchGameRequest {
+            game_id: game_id.clone(),
+            after_seq: None,
+        })
+        .await
+        .unwrap();
+    assert!(matches!(
+        open.message().await.unwrap().and_then(|m| m.message),
+        Some(Message::Snapshot(_))
+    ));
+    let ten_seconds = std::time::Duration::from_secs(10);
+    tokio::time::timeout(ten_seconds, server.stop())
+        .await
+        .expect("the server stops with a stream open");
+    let end = tokio::time::timeout(ten_seconds, async {
+        loop {
+            match open.message().await {
+                Ok(Some(_)) => continue,
+                other => return other,
+            }
+        }
+    })
+    .await
+    .expect("the open stream ends");
+    let status = end.expect_err("the stream ends with a status");
+    assert_eq!(status.code(), Code::Unavailable, "{status:?}");
+    assert!(status.message().contains("after_seq"), "{status:?}");
 }
 
 #[tokio::test]
 async fn lobby_join_leave_and_listing() {
     let server = TestServer::sqlite().await;
-    let a = server.player("A").await;
-    let b = server.player("B").await;
+    let a = player(&server, "A").await;
+    let b = player(&server, "B").await;
     let open = create(&a, settings(3), None).await;
     let mut unlisted = settings(2);
     unlisted.visibility = v1::Visibility::Unlisted as i32;
     let hidden = create(&a, unlisted, None).await;
-    let join = |p: &theboss_server::testing::TestPlayer, game: &str, seat: Option<u32>| {
+    let join = |p: &theboss_client::Session, game: &str, seat: Option<u32>| {
         let p = p.clone();
         let game_id = game.to_string();
         async move {
-            p.client
-                .clone()
+            p.game_client()
                 .join_game(p.request(v1::JoinGameRequest { game_id, seat }))
                 .await
         }
@@ -320,8 +341,7 @@ async fn lobby_join_leave_and_listing() {
     assert_eq!(reason(&twice), "ALREADY_SEATED");
     assert_code(join(&b, &open, Some(7)).await, Code::FailedPrecondition);
     // Leaving frees the seat and is announced.
-    b.client
-        .clone()
+    b.game_client()
         .leave_game(b.request(v1::LeaveGameRequest {
             game_id: open.clone(),
         }))
@@ -332,17 +352,16 @@ async fn lobby_join_leave_and_listing() {
     assert_eq!(lobby.status, v1::GameStatus::Open as i32);
     assert_eq!(lobby.seq, 2, "joined, then left");
     let not_seated = b
-        .client
-        .clone()
+        .game_client()
         .leave_game(b.request(v1::LeaveGameRequest {
             game_id: open.clone(),
         }))
         .await;
     assert_code(not_seated, Code::PermissionDenied);
 
-    let list = |p: &theboss_server::testing::TestPlayer, request: v1::ListGamesRequest| {
+    let list = |p: &theboss_client::Session, request: v1::ListGamesRequest| {
         let p = p.clone();
-        async move { p.client.clone().list_games(p.request(request)).await }
+        async move { p.game_client().list_games(p.request(request)).await }
     };
     let all = list(&b, v1::ListGamesRequest::default())
         .await
@@ -434,8 +453,7 @@ async fn a_slow_reader_gets_every_update_in_order() {
     let (game_id, players) = seated_game(&server, 2, 31).await;
     let p = &players[0];
     let mut slow = p
-        .client
-        .clone()
+        .game_client()
         .watch_game(p.request(v1::WatchGameRequest {
             game_id: game_id.clone(),
             after_seq: Some(0),

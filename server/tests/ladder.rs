@@ -6,29 +6,14 @@ mod common;
 use std::time::Duration;
 
 use common::*;
-use theboss::v1::{self, enqueue_response::Message, ladder_service_client::LadderServiceClient};
-use theboss_server::testing::{TestPlayer, TestServer};
+use theboss::v1::{self, enqueue_response::Message};
+use theboss_client::Session;
+use theboss_server::testing::TestServer;
 use theboss_server::{ActorOptions, Options};
 use tonic::Streaming;
 
-fn ladder(
-    _server: &TestServer,
-    channel: tonic::transport::Channel,
-) -> LadderServiceClient<tonic::transport::Channel> {
-    LadderServiceClient::new(channel)
-}
-
-async fn enqueue(
-    server: &TestServer,
-    p: &TestPlayer,
-    players: u32,
-    duplicate: bool,
-) -> Streaming<v1::EnqueueResponse> {
-    ladder(server, server.channel().await)
-        .enqueue(p.request(v1::EnqueueRequest { players, duplicate }))
-        .await
-        .expect("enqueue")
-        .into_inner()
+async fn enqueue(p: &Session, players: u32, duplicate: bool) -> Streaming<v1::EnqueueResponse> {
+    p.enqueue(players, duplicate).await.expect("enqueue")
 }
 
 /// The next message that is not a keep-alive.
@@ -55,27 +40,21 @@ async fn matched(stream: &mut Streaming<v1::EnqueueResponse>) -> v1::LadderMatch
     }
 }
 
-async fn player(server: &TestServer, p: &TestPlayer) -> v1::GetPlayerResponse {
-    ladder(server, server.channel().await)
-        .get_player(p.request(v1::GetPlayerRequest {
-            player_id: p.id.clone(),
-        }))
-        .await
-        .unwrap()
-        .into_inner()
+async fn ratings(p: &Session) -> v1::GetPlayerResponse {
+    p.player(p.player_id()).await.unwrap()
 }
 
 #[tokio::test]
 async fn queues_form_games_and_cancel_leaves() {
     let server = TestServer::sqlite().await;
     let (a, b, c) = (
-        server.player("A").await,
-        server.player("B").await,
-        server.player("C").await,
+        player(&server, "A").await,
+        player(&server, "B").await,
+        player(&server, "C").await,
     );
-    let mut first = enqueue(&server, &a, 2, false).await;
+    let mut first = enqueue(&a, 2, false).await;
     assert!(matches!(next(&mut first).await, Some(Message::Queued(q)) if q.waiting == 1));
-    let mut second = enqueue(&server, &b, 0, false).await;
+    let mut second = enqueue(&b, 0, false).await;
     let (ma, mb) = (matched(&mut first).await, matched(&mut second).await);
     assert_eq!(ma.game_id, mb.game_id);
     assert_eq!((ma.seat, mb.seat, ma.players), (0, 1, 2));
@@ -87,8 +66,7 @@ async fn queues_form_games_and_cancel_leaves() {
     assert_eq!(view.status, v1::GameStatus::Running as i32);
     assert_eq!(view.settings.unwrap().turn_time_limit_seconds, 30);
     let listed = a
-        .client
-        .clone()
+        .game_client()
         .list_games(a.request(v1::ListGamesRequest {
             mine: true,
             ..Default::default()
@@ -99,25 +77,14 @@ async fn queues_form_games_and_cancel_leaves() {
     assert!(listed.games[0].ladder);
 
     // C waits for 3 players, then cancels: its stream ends.
-    let mut waiting = enqueue(&server, &c, 3, false).await;
+    let mut waiting = enqueue(&c, 3, false).await;
     assert!(matches!(next(&mut waiting).await, Some(Message::Queued(_))));
-    let mut client = ladder(&server, server.channel().await);
-    let cancelled = client
-        .cancel(c.request(v1::CancelRequest {}))
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(cancelled.was_queued);
-    let again = client
-        .cancel(c.request(v1::CancelRequest {}))
-        .await
-        .unwrap()
-        .into_inner();
-    assert!(!again.was_queued);
+    assert!(c.cancel().await.unwrap(), "C was queued");
+    assert!(!c.cancel().await.unwrap(), "and is not any more");
     assert!(next(&mut waiting).await.is_none());
 
     // A and B already sit in a ladder game: enqueueing sends it back, and the stream ends.
-    let mut back = enqueue(&server, &a, 2, false).await;
+    let mut back = enqueue(&a, 2, false).await;
     let resumed = matched(&mut back).await;
     assert!(resumed.already_seated && resumed.game_id == ma.game_id);
     assert!(next(&mut back).await.is_none());
@@ -127,12 +94,12 @@ async fn queues_form_games_and_cancel_leaves() {
 #[tokio::test]
 async fn nobody_is_seated_twice_and_bad_requests_are_refused() {
     let server = TestServer::sqlite().await;
-    let (a, b) = (server.player("A").await, server.player("B").await);
-    let mut one = enqueue(&server, &a, 2, false).await;
-    let mut two = enqueue(&server, &a, 2, false).await;
+    let (a, b) = (player(&server, "A").await, player(&server, "B").await);
+    let mut one = enqueue(&a, 2, false).await;
+    let mut two = enqueue(&a, 2, false).await;
     assert!(matches!(next(&mut one).await, Some(Message::Queued(_))));
     assert!(matches!(next(&mut two).await, Some(Message::Queued(_))));
-    let mut other = enqueue(&server, &b, 2, false).await;
+    let mut other = enqueue(&b, 2, false).await;
     let got = matched(&mut other).await;
     let first = matched(&mut one).await;
     assert_eq!(first.game_id, got.game_id);
@@ -140,51 +107,44 @@ async fn nobody_is_seated_twice_and_bad_requests_are_refused() {
     // A's second request is still waiting: a table never seats A twice.
     let still = tokio::time::timeout(Duration::from_millis(300), next(&mut two)).await;
     assert!(!matches!(still, Ok(Some(Message::Matched(_)))), "{still:?}");
-    let status = ladder(&server, server.channel().await)
-        .enqueue(a.request(v1::EnqueueRequest {
-            players: 5,
-            duplicate: false,
-        }))
-        .await
-        .unwrap_err();
-    assert_eq!(status.code(), tonic::Code::InvalidArgument);
+    let refused = a.enqueue(5, false).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
     server.stop().await;
 }
 
 #[tokio::test]
 async fn a_finished_ladder_game_rates_its_players() {
     let server = TestServer::sqlite().await;
-    let players = [server.player("A").await, server.player("B").await];
+    let players = [player(&server, "A").await, player(&server, "B").await];
     let mut streams = [
-        enqueue(&server, &players[0], 2, false).await,
-        enqueue(&server, &players[1], 2, false).await,
+        enqueue(&players[0], 2, false).await,
+        enqueue(&players[1], 2, false).await,
     ];
     let m = matched(&mut streams[0]).await;
     play_to_end(&m.game_id, &players, 3).await;
     let end = view(&players[0], &m.game_id).await;
     let winners = end.outcome.unwrap().winners;
-    let mut client = ladder(&server, server.channel().await);
-    let board = client
-        .leaderboard(players[0].request(v1::LeaderboardRequest {
+    let board = players[0]
+        .leaderboard(v1::LeaderboardRequest {
             players: 2,
             page_size: 1,
             page_token: String::new(),
-        }))
+        })
         .await
-        .unwrap()
-        .into_inner();
+        .unwrap();
     assert_eq!(board.entries.len(), 1);
     assert!(!board.next_page_token.is_empty());
     let top = &board.entries[0];
     assert_eq!(top.rank, 1);
     if winners.len() == 1 {
         assert_eq!(
-            top.player_id, players[winners[0] as usize].id,
+            top.player_id,
+            players[winners[0] as usize].player_id(),
             "the winner leads"
         );
     }
     for p in &players {
-        let me = player(&server, p).await;
+        let me = ratings(p).await;
         assert_eq!(me.ratings.len(), 2, "overall and 2-player");
         assert!(
             me.ratings
@@ -208,9 +168,9 @@ async fn clocks_play_for_absent_seats_and_abort_a_game_nobody_plays() {
         ..Options::default()
     };
     let server = TestServer::sqlite_with(options).await;
-    let players = [server.player("A").await, server.player("B").await];
-    let mut stream = enqueue(&server, &players[0], 2, false).await;
-    let _other = enqueue(&server, &players[1], 2, false).await;
+    let players = [player(&server, "A").await, player(&server, "B").await];
+    let mut stream = enqueue(&players[0], 2, false).await;
+    let _other = enqueue(&players[1], 2, false).await;
     let m = matched(&mut stream).await;
     let mut end = view(&players[0], &m.game_id).await;
     for _ in 0..200 {
@@ -234,7 +194,7 @@ async fn clocks_play_for_absent_seats_and_abort_a_game_nobody_plays() {
         .count();
     assert_eq!(timeouts, 6, "three timeouts in a row for each seat");
     assert!(
-        player(&server, &players[0]).await.ratings.is_empty(),
+        ratings(&players[0]).await.ratings.is_empty(),
         "aborted games are not rated"
     );
     server.stop().await;
@@ -243,9 +203,9 @@ async fn clocks_play_for_absent_seats_and_abort_a_game_nobody_plays() {
 #[tokio::test]
 async fn a_duplicate_series_rotates_the_seats_and_is_rated_once() {
     let server = TestServer::sqlite().await;
-    let players = [server.player("A").await, server.player("B").await];
-    let mut a = enqueue(&server, &players[0], 2, true).await;
-    let mut b = enqueue(&server, &players[1], 2, true).await;
+    let players = [player(&server, "A").await, player(&server, "B").await];
+    let mut a = enqueue(&players[0], 2, true).await;
+    let mut b = enqueue(&players[1], 2, true).await;
     let first = matched(&mut a).await;
     let _ = matched(&mut b).await;
     assert_eq!(
@@ -254,11 +214,11 @@ async fn a_duplicate_series_rotates_the_seats_and_is_rated_once() {
     );
     play_to_end(&first.game_id, &players, 1).await;
     assert!(
-        player(&server, &players[0]).await.ratings.is_empty(),
+        ratings(&players[0]).await.ratings.is_empty(),
         "rated after the series"
     );
     // The next game of the series comes to A when it asks again.
-    let mut again = enqueue(&server, &players[0], 2, true).await;
+    let mut again = enqueue(&players[0], 2, true).await;
     let second = matched(&mut again).await;
     assert_eq!(second.series_id, first.series_id);
     assert_eq!((second.series_game, second.seat), (1, 1), "seats rotated");
@@ -268,8 +228,7 @@ async fn a_duplicate_series_rotates_the_seats_and_is_rated_once() {
     let seed = |game_id: String| {
         let p = players[0].clone();
         async move {
-            p.client
-                .clone()
+            p.game_client()
                 .get_history(p.request(v1::GetHistoryRequest { game_id }))
                 .await
                 .unwrap()
@@ -283,7 +242,7 @@ async fn a_duplicate_series_rotates_the_seats_and_is_rated_once() {
     );
     assert!(s1.is_some() && s1 == s2, "the same deal: {s1:?} {s2:?}");
     for p in &players {
-        let me = player(&server, p).await;
+        let me = ratings(p).await;
         assert_eq!(me.ratings.len(), 2);
         assert!(
             me.ratings.iter().all(|r| r.games == 1),
@@ -303,19 +262,19 @@ async fn players_who_just_met_are_paired_with_others_first() {
     };
     let server = TestServer::sqlite_with(options).await;
     let (a, b, c) = (
-        server.player("A").await,
-        server.player("B").await,
-        server.player("C").await,
+        player(&server, "A").await,
+        player(&server, "B").await,
+        player(&server, "C").await,
     );
-    let mut sa = enqueue(&server, &a, 2, false).await;
-    let _sb = enqueue(&server, &b, 2, false).await;
+    let mut sa = enqueue(&a, 2, false).await;
+    let _sb = enqueue(&b, 2, false).await;
     let first = matched(&mut sa).await;
     play_to_end(&first.game_id, &[a.clone(), b.clone()], 7).await;
 
     // A and B come back together, C right after: A meets C, not B again.
-    let mut sa = enqueue(&server, &a, 2, false).await;
-    let mut sb = enqueue(&server, &b, 2, false).await;
-    let mut sc = enqueue(&server, &c, 2, false).await;
+    let mut sa = enqueue(&a, 2, false).await;
+    let mut sb = enqueue(&b, 2, false).await;
+    let mut sc = enqueue(&c, 2, false).await;
     let (ma, mc) = (matched(&mut sa).await, matched(&mut sc).await);
     assert_eq!(ma.game_id, mc.game_id);
     let still = tokio::time::timeout(grace / 2, next(&mut sb)).await;
@@ -325,8 +284,8 @@ async fn players_who_just_met_are_paired_with_others_first() {
     // B gives up. With nobody else around, A and C meet again once the grace has passed.
     drop(sb);
     let waited = std::time::Instant::now();
-    let mut sa = enqueue(&server, &a, 2, false).await;
-    let mut sc = enqueue(&server, &c, 2, false).await;
+    let mut sa = enqueue(&a, 2, false).await;
+    let mut sc = enqueue(&c, 2, false).await;
     let (again, _) = (matched(&mut sa).await, matched(&mut sc).await);
     assert!(waited.elapsed() >= grace, "{:?}", waited.elapsed());
     assert_ne!(again.game_id, ma.game_id);

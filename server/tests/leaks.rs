@@ -73,7 +73,7 @@ async fn every_stream_carries_only_its_viewers_redaction() {
     let server = TestServer::sqlite().await;
     let seed = 2024;
     let (game_id, players) = seated_game(&server, 4, seed).await;
-    let spectator = server.player("Spectator").await;
+    let spectator = player(&server, "Spectator").await;
     let seat_streams: Vec<_> = players
         .iter()
         .map(|p| collect(p, &game_id, Some(0)))

@@ -10,12 +10,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use common::*;
-use theboss::v1::{self, game_service_client::GameServiceClient};
+use theboss::v1;
+use theboss_client::{Connection, Session};
 use theboss_engine::GameRng;
-use theboss_server::testing::{self, TestPlayer};
+use theboss_server::testing;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
-use tonic::transport::Channel;
 
 /// A server child process and the address it reported.
 struct Process {
@@ -51,41 +51,21 @@ async fn start(database_url: &str) -> Process {
     }
 }
 
-async fn player(url: &str, name: &str) -> TestPlayer {
-    let channel = Channel::from_shared(url.to_string())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    let mut client = GameServiceClient::new(channel);
-    let r = client
-        .register(v1::RegisterRequest {
-            display_name: name.into(),
-            is_bot: true,
-        })
+async fn player(url: &str, name: &str) -> Session {
+    Connection::connect(url)
         .await
         .unwrap()
-        .into_inner();
-    TestPlayer {
-        id: r.player_id,
-        token: r.api_token,
-        client,
-    }
+        .register(name, true)
+        .await
+        .unwrap()
 }
 
 /// The same players, talking to another server process.
-async fn reconnect(players: &[TestPlayer], url: &str) -> Vec<TestPlayer> {
-    let channel = Channel::from_shared(url.to_string())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+async fn reconnect(players: &[Session], url: &str) -> Vec<Session> {
+    let connection = Connection::connect(url).await.unwrap();
     players
         .iter()
-        .map(|p| TestPlayer {
-            client: GameServiceClient::new(channel.clone()),
-            ..p.clone()
-        })
+        .map(|p| connection.session(p.credentials.clone()))
         .collect()
 }
 
@@ -110,8 +90,7 @@ async fn kill_and_restart(database_url: &str) {
         }
         let game_id = create(&players[0], settings(n), Some(g as u64)).await;
         for p in &players {
-            p.client
-                .clone()
+            p.game_client()
                 .join_game(p.request(v1::JoinGameRequest {
                     game_id: game_id.clone(),
                     seat: None,
@@ -133,8 +112,7 @@ async fn kill_and_restart(database_url: &str) {
             let mut rng = GameRng::from_seed(g as u64);
             loop {
                 let Ok(current) = players[0]
-                    .client
-                    .clone()
+                    .game_client()
                     .get_view(players[0].request(v1::GetViewRequest {
                         game_id: game_id.clone(),
                     }))
@@ -146,8 +124,7 @@ async fn kill_and_restart(database_url: &str) {
                 let Some(seat) = current.to_move else { return };
                 let p = &players[seat as usize];
                 let Ok(mine) = p
-                    .client
-                    .clone()
+                    .game_client()
                     .get_view(p.request(v1::GetViewRequest {
                         game_id: game_id.clone(),
                     }))

@@ -4,8 +4,9 @@
 #![allow(dead_code)] // each test binary uses its own part of these helpers
 
 use theboss::v1::{self, watch_game_response::Message};
+use theboss_client::{Connection, Session};
 use theboss_engine::GameRng;
-use theboss_server::testing::{TestPlayer, TestServer};
+use theboss_server::testing::TestServer;
 use tokio::task::JoinHandle;
 use tonic::Code;
 
@@ -18,65 +19,41 @@ pub fn settings(players: u32) -> v1::GameSettings {
     }
 }
 
+/// Registers a player on a server.
+pub async fn player(server: &TestServer, name: &str) -> Session {
+    Connection::connect(&server.url())
+        .await
+        .expect("connect to the test server")
+        .register(name, false)
+        .await
+        .expect("register")
+}
+
 /// Registers `n` players, creates a game with `seed`, and seats them in order.
-pub async fn seated_game(server: &TestServer, n: u32, seed: u64) -> (String, Vec<TestPlayer>) {
+pub async fn seated_game(server: &TestServer, n: u32, seed: u64) -> (String, Vec<Session>) {
     let mut players = Vec::new();
     for i in 0..n {
-        players.push(server.player(&format!("Player {i}")).await);
+        players.push(player(server, &format!("Player {i}")).await);
     }
     let game_id = create(&players[0], settings(n), Some(seed)).await;
     for (i, p) in players.iter().enumerate() {
-        let joined = p
-            .client
-            .clone()
-            .join_game(p.request(v1::JoinGameRequest {
-                game_id: game_id.clone(),
-                seat: Some(i as u32),
-            }))
-            .await
-            .expect("join")
-            .into_inner();
+        let joined = p.join(&game_id, Some(i as u32)).await.expect("join");
         assert_eq!(joined.seat, i as u32);
         assert_eq!(joined.started, i as u32 == n - 1);
     }
     (game_id, players)
 }
 
-pub async fn create(p: &TestPlayer, settings: v1::GameSettings, seed: Option<u64>) -> String {
-    p.client
-        .clone()
-        .create_game(p.request(v1::CreateGameRequest {
-            settings: Some(settings),
-            seed,
-        }))
-        .await
-        .expect("create")
-        .into_inner()
-        .game_id
+pub async fn create(p: &Session, settings: v1::GameSettings, seed: Option<u64>) -> String {
+    p.create_game(settings, seed).await.expect("create")
 }
 
-pub async fn view(p: &TestPlayer, game_id: &str) -> v1::GameView {
-    p.client
-        .clone()
-        .get_view(p.request(v1::GetViewRequest {
-            game_id: game_id.to_string(),
-        }))
-        .await
-        .expect("view")
-        .into_inner()
-        .view
-        .expect("a view")
+pub async fn view(p: &Session, game_id: &str) -> v1::GameView {
+    p.view(game_id).await.expect("view")
 }
 
-pub async fn history(p: &TestPlayer, game_id: &str) -> v1::GetHistoryResponse {
-    p.client
-        .clone()
-        .get_history(p.request(v1::GetHistoryRequest {
-            game_id: game_id.to_string(),
-        }))
-        .await
-        .expect("history")
-        .into_inner()
+pub async fn history(p: &Session, game_id: &str) -> v1::GetHistoryResponse {
+    p.history(game_id).await.expect("history")
 }
 
 /// A random legal turn from a view's legal set (half the time without placement).
@@ -108,26 +85,19 @@ pub fn pick(view: &v1::GameView, rng: &mut GameRng) -> v1::TurnAction {
 }
 
 pub async fn submit(
-    p: &TestPlayer,
+    p: &Session,
     game_id: &str,
     expected_seq: u64,
     key: &str,
     action: v1::TurnAction,
 ) -> Result<v1::SubmitActionResponse, tonic::Status> {
-    p.client
-        .clone()
-        .submit_action(p.request(v1::SubmitActionRequest {
-            game_id: game_id.to_string(),
-            expected_seq,
-            idempotency_key: key.to_string(),
-            action: Some(action),
-        }))
+    p.submit_with_key(game_id, expected_seq, key, action)
         .await
-        .map(tonic::Response::into_inner)
+        .map_err(|e| e.status().cloned().expect("the server answered"))
 }
 
 /// Plays one random legal turn for whoever is to move. Returns false once the game is over.
-pub async fn play_one(game_id: &str, players: &[TestPlayer], rng: &mut GameRng) -> bool {
+pub async fn play_one(game_id: &str, players: &[Session], rng: &mut GameRng) -> bool {
     let current = view(&players[0], game_id).await;
     let Some(to_move) = current.to_move else {
         return false;
@@ -144,7 +114,7 @@ pub async fn play_one(game_id: &str, players: &[TestPlayer], rng: &mut GameRng) 
 }
 
 /// Plays random legal turns until the game ends; returns how many turns were played.
-pub async fn play_to_end(game_id: &str, players: &[TestPlayer], seed: u64) -> usize {
+pub async fn play_to_end(game_id: &str, players: &[Session], seed: u64) -> usize {
     let mut rng = GameRng::from_seed(seed);
     let mut turns = 0;
     while play_one(game_id, players, &mut rng).await {
@@ -154,17 +124,14 @@ pub async fn play_to_end(game_id: &str, players: &[TestPlayer], seed: u64) -> us
 }
 
 /// Collects a `WatchGame` stream until it ends.
-pub fn collect(p: &TestPlayer, game_id: &str, after_seq: Option<u64>) -> JoinHandle<Vec<Message>> {
+pub fn collect(p: &Session, game_id: &str, after_seq: Option<u64>) -> JoinHandle<Vec<Message>> {
     let p = p.clone();
     let game_id = game_id.to_string();
     tokio::spawn(async move {
         let mut stream = p
-            .client
-            .clone()
-            .watch_game(p.request(v1::WatchGameRequest { game_id, after_seq }))
+            .watch(v1::WatchGameRequest { game_id, after_seq })
             .await
-            .expect("watch")
-            .into_inner();
+            .expect("watch");
         let mut messages = Vec::new();
         while let Some(message) = stream.message().await.expect("a healthy stream") {
             messages.push(message.message.expect("a message"));

@@ -1,0 +1,100 @@
+//! What can go wrong talking to the service, as values: every failure of a call names the
+//! RPC and keeps the server's status, whose `google.rpc.ErrorInfo` reason says which rule.
+
+use tonic::{Code, Status};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error("no server address given")]
+    NoServer,
+    #[error("invalid server address {url:?}: {source}")]
+    Address {
+        url: String,
+        source: tonic::transport::Error,
+    },
+    #[error("cannot connect to {url}: {source}")]
+    Connect {
+        url: String,
+        source: tonic::transport::Error,
+    },
+    #[error("{call}: {status}")]
+    Rpc { call: &'static str, status: Status },
+    #[error("credentials file: {0}")]
+    Credentials(#[from] std::io::Error),
+    #[error("the server sent a view this client does not understand: {0}")]
+    BadView(#[from] theboss::convert::WireError),
+    #[error("the stream of game {0} kept failing; giving up")]
+    StreamLost(String),
+}
+
+impl ClientError {
+    pub(crate) fn rpc(call: &'static str) -> impl FnOnce(Status) -> ClientError {
+        move |status| ClientError::Rpc { call, status }
+    }
+
+    /// The server's status, if the server answered.
+    pub fn status(&self) -> Option<&Status> {
+        match self {
+            ClientError::Rpc { status, .. } => Some(status),
+            _ => None,
+        }
+    }
+
+    /// The status code of a failed call (`Unavailable` if the server could not be reached).
+    pub fn code(&self) -> Code {
+        match self {
+            ClientError::Rpc { status, .. } => status.code(),
+            ClientError::Connect { .. } | ClientError::StreamLost(_) => Code::Unavailable,
+            _ => Code::Internal,
+        }
+    }
+
+    /// The `ErrorInfo.reason` of a refusal (e.g. `STRICT_LEAD`), or "" if there is none.
+    pub fn reason(&self) -> String {
+        self.status().map(reason).unwrap_or_default()
+    }
+
+    /// Whether trying again later may succeed.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, ClientError::Connect { .. }) || is_transient(self.code())
+    }
+}
+
+/// The machine-readable reason of a refusal (`google.rpc.ErrorInfo`), if any.
+pub fn reason(status: &Status) -> String {
+    use tonic_types::StatusExt;
+    status
+        .get_details_error_info()
+        .map(|info| info.reason)
+        .unwrap_or_default()
+}
+
+/// Failures worth retrying: the server or the connection was briefly away.
+pub fn is_transient(code: Code) -> bool {
+    matches!(
+        code,
+        Code::Unavailable | Code::Cancelled | Code::Unknown | Code::DeadlineExceeded
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_are_not_transient_and_outages_are() {
+        let stale = ClientError::Rpc {
+            call: "SubmitAction",
+            status: Status::aborted("stale"),
+        };
+        assert!(!stale.is_transient());
+        assert_eq!(stale.code(), Code::Aborted);
+        let away = ClientError::Rpc {
+            call: "GetView",
+            status: Status::unavailable("restarting"),
+        };
+        assert!(away.is_transient());
+        assert!(ClientError::StreamLost("g".into()).is_transient());
+        assert!(!ClientError::Credentials(std::io::Error::other("x")).is_transient());
+    }
+}

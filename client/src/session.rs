@@ -1,0 +1,337 @@
+//! An authenticated player on one service: one typed method per RPC of `GameService` and
+//! `LadderService`, each failure a [`ClientError`] naming the call.
+
+use std::future::Future;
+use std::time::Duration;
+
+use theboss::v1::{
+    self, game_service_client::GameServiceClient, ladder_service_client::LadderServiceClient,
+};
+use tonic::transport::Channel;
+use tonic::{Code, Request, Response, Status, Streaming};
+
+use crate::connection::Connection;
+use crate::credentials::Credentials;
+use crate::error::ClientError;
+use crate::feed::{FeedOptions, GameFeed};
+
+/// Deadline of unary calls.
+const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// An authenticated player. Cheap to clone.
+#[derive(Clone)]
+pub struct Session {
+    connection: Connection,
+    pub credentials: Credentials,
+}
+
+/// What became of a turn sent with [`Session::submit_retrying`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Submitted {
+    Accepted(v1::SubmitActionResponse),
+    /// `expected_seq` was stale: the game moved on (a newer view is on its way).
+    Stale,
+    /// The service stayed unreachable; the turn may or may not have been played (retrying
+    /// with the same key later tells).
+    GaveUp {
+        key: String,
+    },
+}
+
+impl Session {
+    pub(crate) fn new(connection: Connection, credentials: Credentials) -> Session {
+        Session {
+            connection,
+            credentials,
+        }
+    }
+
+    pub fn player_id(&self) -> &str {
+        &self.credentials.player_id
+    }
+
+    pub fn connection(&self) -> &Connection {
+        &self.connection
+    }
+
+    /// A request with this player's credentials and the unary deadline.
+    pub fn request<T>(&self, message: T) -> Request<T> {
+        let mut request = self.stream_request(message);
+        request.set_timeout(CALL_TIMEOUT);
+        request
+    }
+
+    /// A request with this player's credentials and no deadline, for long-lived streams.
+    pub fn stream_request<T>(&self, message: T) -> Request<T> {
+        let mut request = Request::new(message);
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {}", self.credentials.api_token)
+                .parse()
+                .expect("tokens are ASCII"),
+        );
+        request
+    }
+
+    /// The raw `GameService` client on the current replica, for calls this type does not
+    /// wrap (e.g. deliberately malformed requests in tests).
+    pub fn game_client(&self) -> GameServiceClient<Channel> {
+        GameServiceClient::new(self.connection.channel().1)
+    }
+
+    /// The raw `LadderService` client on the current replica.
+    pub fn ladder_client(&self) -> LadderServiceClient<Channel> {
+        LadderServiceClient::new(self.connection.channel().1)
+    }
+
+    /// One call on the current replica. If the replica cannot be reached, the next call goes
+    /// to the next one; a `read` (a call with no effect) is tried there at once.
+    async fn call<T, F, Fut>(&self, call: &'static str, read: bool, f: F) -> Result<T, ClientError>
+    where
+        F: Fn(Channel) -> Fut,
+        Fut: Future<Output = Result<Response<T>, Status>>,
+    {
+        let attempts = if read {
+            self.connection.urls().len()
+        } else {
+            1
+        };
+        let mut last = None;
+        for _ in 0..attempts {
+            let (i, channel) = self.connection.channel();
+            match f(channel).await {
+                Ok(response) => return Ok(response.into_inner()),
+                Err(status) if status.code() == Code::Unavailable => {
+                    self.connection.fail_over(i);
+                    last = Some(status);
+                }
+                Err(status) => return Err(ClientError::Rpc { call, status }),
+            }
+        }
+        Err(ClientError::Rpc {
+            call,
+            status: last.expect("at least one attempt"),
+        })
+    }
+
+    /// Creates a game (with a fixed seed for tests and demonstrations only); returns its id.
+    pub async fn create_game(
+        &self,
+        settings: v1::GameSettings,
+        seed: Option<u64>,
+    ) -> Result<String, ClientError> {
+        let message = v1::CreateGameRequest {
+            settings: Some(settings),
+            seed,
+        };
+        let created = self
+            .call("CreateGame", false, |channel| {
+                let request = self.request(message.clone());
+                async move { GameServiceClient::new(channel).create_game(request).await }
+            })
+            .await?;
+        Ok(created.game_id)
+    }
+
+    /// Takes a seat (`None`: the first free one).
+    pub async fn join(
+        &self,
+        game_id: &str,
+        seat: Option<u32>,
+    ) -> Result<v1::JoinGameResponse, ClientError> {
+        let message = v1::JoinGameRequest {
+            game_id: game_id.to_string(),
+            seat,
+        };
+        self.call("JoinGame", false, |channel| {
+            let request = self.request(message.clone());
+            async move { GameServiceClient::new(channel).join_game(request).await }
+        })
+        .await
+    }
+
+    pub async fn leave(&self, game_id: &str) -> Result<(), ClientError> {
+        let message = v1::LeaveGameRequest {
+            game_id: game_id.to_string(),
+        };
+        self.call("LeaveGame", false, |channel| {
+            let request = self.request(message.clone());
+            async move { GameServiceClient::new(channel).leave_game(request).await }
+        })
+        .await?;
+        Ok(())
+    }
+
+    pub async fn list_games(
+        &self,
+        message: v1::ListGamesRequest,
+    ) -> Result<v1::ListGamesResponse, ClientError> {
+        self.call("ListGames", true, |channel| {
+            let request = self.request(message.clone());
+            async move { GameServiceClient::new(channel).list_games(request).await }
+        })
+        .await
+    }
+
+    /// The player's current view of a game.
+    pub async fn view(&self, game_id: &str) -> Result<v1::GameView, ClientError> {
+        let message = v1::GetViewRequest {
+            game_id: game_id.to_string(),
+        };
+        let response = self
+            .call("GetView", true, |channel| {
+                let request = self.request(message.clone());
+                async move { GameServiceClient::new(channel).get_view(request).await }
+            })
+            .await?;
+        Ok(response.view.unwrap_or_default())
+    }
+
+    pub async fn history(&self, game_id: &str) -> Result<v1::GetHistoryResponse, ClientError> {
+        let message = v1::GetHistoryRequest {
+            game_id: game_id.to_string(),
+        };
+        self.call("GetHistory", true, |channel| {
+            let request = self.request(message.clone());
+            async move { GameServiceClient::new(channel).get_history(request).await }
+        })
+        .await
+    }
+
+    /// A raw `WatchGame` stream: a snapshot first if `after_seq` is `None`, else the updates
+    /// after it. [`Session::follow`] adds resumption.
+    pub async fn watch(
+        &self,
+        message: v1::WatchGameRequest,
+    ) -> Result<Streaming<v1::WatchGameResponse>, ClientError> {
+        // No deadline: the stream lives as long as the game.
+        self.call("WatchGame", true, |channel| {
+            let request = self.stream_request(message.clone());
+            async move { GameServiceClient::new(channel).watch_game(request).await }
+        })
+        .await
+    }
+
+    /// Follows a game from now (a snapshot first), resuming after dropped streams.
+    pub fn follow(&self, game_id: &str, options: FeedOptions) -> GameFeed {
+        GameFeed::new(self.clone(), game_id, None, options)
+    }
+
+    /// Follows a game from after `after_seq` (0: every event this player may see).
+    pub fn follow_after(&self, game_id: &str, after_seq: u64, options: FeedOptions) -> GameFeed {
+        GameFeed::new(self.clone(), game_id, Some(after_seq), options)
+    }
+
+    /// Sends a turn once, under the given idempotency key.
+    pub async fn submit_with_key(
+        &self,
+        game_id: &str,
+        expected_seq: u64,
+        key: &str,
+        action: v1::TurnAction,
+    ) -> Result<v1::SubmitActionResponse, ClientError> {
+        let message = v1::SubmitActionRequest {
+            game_id: game_id.to_string(),
+            expected_seq,
+            idempotency_key: key.to_string(),
+            action: Some(action),
+        };
+        self.call("SubmitAction", false, |channel| {
+            let request = self.request(message.clone());
+            async move { GameServiceClient::new(channel).submit_action(request).await }
+        })
+        .await
+    }
+
+    /// Sends a turn once under a fresh idempotency key: any failure is an error.
+    pub async fn submit(
+        &self,
+        game_id: &str,
+        expected_seq: u64,
+        action: v1::TurnAction,
+    ) -> Result<v1::SubmitActionResponse, ClientError> {
+        let key = uuid::Uuid::new_v4().to_string();
+        self.submit_with_key(game_id, expected_seq, &key, action)
+            .await
+    }
+
+    /// Sends a turn, retrying transient failures with the same idempotency key (so the turn
+    /// is played at most once) for up to `attempts` tries with exponential back-off. A stale
+    /// `expected_seq` is not an error: the game moved on. A refusal is.
+    pub async fn submit_retrying(
+        &self,
+        game_id: &str,
+        expected_seq: u64,
+        action: v1::TurnAction,
+        attempts: u32,
+    ) -> Result<Submitted, ClientError> {
+        let key = uuid::Uuid::new_v4().to_string();
+        let mut delay = Duration::from_millis(50);
+        for attempt in 1..=attempts.max(1) {
+            match self
+                .submit_with_key(game_id, expected_seq, &key, action)
+                .await
+            {
+                Ok(response) => return Ok(Submitted::Accepted(response)),
+                Err(e) if e.code() == Code::Aborted => return Ok(Submitted::Stale),
+                Err(e) if e.is_transient() && attempt < attempts => {
+                    tracing::warn!(error = %e, "submit failed; retrying with the same key");
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(Duration::from_secs(2));
+                }
+                Err(e) if e.is_transient() => break,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Submitted::GaveUp { key })
+    }
+
+    /// Queues for a ladder game of `players` (0: any count): a stream of `queued`,
+    /// keep-alives and one `matched`, or the ladder games the player already sits in.
+    pub async fn enqueue(
+        &self,
+        players: u32,
+        duplicate: bool,
+    ) -> Result<Streaming<v1::EnqueueResponse>, ClientError> {
+        let message = v1::EnqueueRequest { players, duplicate };
+        self.call("Enqueue", false, |channel| {
+            let request = self.stream_request(message);
+            async move { LadderServiceClient::new(channel).enqueue(request).await }
+        })
+        .await
+    }
+
+    /// Leaves the ladder's queue; returns whether the player was queued.
+    pub async fn cancel(&self) -> Result<bool, ClientError> {
+        let response = self
+            .call("Cancel", false, |channel| {
+                let request = self.request(v1::CancelRequest {});
+                async move { LadderServiceClient::new(channel).cancel(request).await }
+            })
+            .await?;
+        Ok(response.was_queued)
+    }
+
+    pub async fn leaderboard(
+        &self,
+        message: v1::LeaderboardRequest,
+    ) -> Result<v1::LeaderboardResponse, ClientError> {
+        self.call("Leaderboard", true, |channel| {
+            let request = self.request(message.clone());
+            async move { LadderServiceClient::new(channel).leaderboard(request).await }
+        })
+        .await
+    }
+
+    /// A player's ratings and rating history.
+    pub async fn player(&self, player_id: &str) -> Result<v1::GetPlayerResponse, ClientError> {
+        let message = v1::GetPlayerRequest {
+            player_id: player_id.to_string(),
+        };
+        self.call("GetPlayer", true, |channel| {
+            let request = self.request(message.clone());
+            async move { LadderServiceClient::new(channel).get_player(request).await }
+        })
+        .await
+    }
+}
