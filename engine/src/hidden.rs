@@ -5,6 +5,7 @@
 //! [`Game::redeal_hidden`] to prove that views leak nothing; search-based bots use
 //! [`Game::determinize`] to sample, from a view alone, worlds consistent with what they know.
 
+use crate::Seat;
 use crate::action::Location;
 use crate::board::Board;
 use crate::cards::{CITY_COUNT, Card, POLICE_DECK};
@@ -13,6 +14,9 @@ use crate::error::DeterminizeError;
 use crate::game::Game;
 use crate::player::PlayerState;
 use crate::rng::GameRng;
+use crate::rules::{
+    EXPERTS_PER_PLAYER, HAND_SIZE, LAST_TURN, OCCASIONALS_PER_PLAYER, TURNS_PER_ROUND,
+};
 use crate::view::{View, Viewer};
 
 impl Game {
@@ -61,6 +65,112 @@ impl Game {
     }
 }
 
+/// Checks what the rules make impossible in a real view: gangsters that do not add up,
+/// a board that disagrees with the supplies, a turn order or hands the turn cannot have.
+fn check_supplies_and_turns(view: &View) -> Result<(), DeterminizeError> {
+    use DeterminizeError::Inconsistent;
+    let n = usize::from(view.players);
+    for (seat, s) in view.seats.iter().enumerate() {
+        let supply = &s.supply;
+        let experts = u32::from(supply.experts_free)
+            + u32::from(supply.experts_placed)
+            + supply.hospital.iter().map(|&h| u32::from(h)).sum::<u32>()
+            + supply.prison.iter().map(|&p| u32::from(p)).sum::<u32>()
+            + u32::from(supply.killed);
+        if experts != u32::from(EXPERTS_PER_PLAYER) {
+            return Err(Inconsistent("a seat's Experts do not add up"));
+        }
+        let occasionals = u32::from(supply.occasionals)
+            + u32::from(supply.occasionals_placed)
+            + u32::from(supply.occasionals_used);
+        if occasionals != u32::from(OCCASIONALS_PER_PLAYER) {
+            return Err(Inconsistent("a seat's Occasionals do not add up"));
+        }
+        if usize::from(s.seat) != seat {
+            return Err(Inconsistent("seats out of order"));
+        }
+        let on_board = |count: fn(&crate::board::Gangsters) -> u8| -> u32 {
+            view.locations
+                .iter()
+                .filter_map(|l| l.gangsters.get(seat))
+                .map(|g| u32::from(count(g)))
+                .sum()
+        };
+        if on_board(|g| g.experts) != u32::from(supply.experts_placed)
+            || on_board(|g| g.occasionals) != u32::from(supply.occasionals_placed)
+        {
+            return Err(Inconsistent("the board and a seat's supply disagree"));
+        }
+    }
+    if view.outcome.is_some() {
+        return Ok(());
+    }
+    if !(1..=TURNS_PER_ROUND).contains(&view.turn) || usize::from(view.start_player) >= n {
+        return Err(Inconsistent("turn or start player out of range"));
+    }
+    let mut order = view.turn_order.clone();
+    order.sort_unstable();
+    if order != (0..view.players).collect::<Vec<_>>() {
+        return Err(Inconsistent("the turn order is not one turn of every seat"));
+    }
+    let acted = usize::from(view.acted_this_turn);
+    if acted >= n || view.to_move != Some(view.turn_order[acted]) {
+        return Err(Inconsistent(
+            "the seat to move is not next in the turn order",
+        ));
+    }
+    let clockwise: Vec<Seat> = (0..view.players)
+        .map(|i| (view.start_player + i) % view.players)
+        .collect();
+    if view.turn < LAST_TURN {
+        if view.turn_order != clockwise {
+            return Err(Inconsistent(
+                "before the last turn, play goes clockwise from the start player",
+            ));
+        }
+    } else {
+        // Seats yet to act on the last turn still have what they had when it was ordered:
+        // most gangsters in front first, ties clockwise from the start player.
+        let waiting = &view.turn_order[acted..];
+        let rank = |seat: &Seat| {
+            let front = view.seats[usize::from(*seat)].supply.in_front();
+            let position = clockwise.iter().position(|s| s == seat).unwrap_or(n);
+            (std::cmp::Reverse(front), position)
+        };
+        if !waiting.is_sorted_by_key(rank) {
+            return Err(Inconsistent(
+                "the last turn's order breaks the last-turn rule",
+            ));
+        }
+    }
+    let played: usize = view.locations.iter().map(|l| l.played.len()).sum();
+    if played != n * usize::from(view.turn - 1) + acted {
+        return Err(Inconsistent(
+            "cards played this round do not match the turn",
+        ));
+    }
+    for s in &view.seats {
+        let has_acted = view.turn_order[..acted].contains(&s.seat);
+        let expected = HAND_SIZE - usize::from(view.turn - 1) - usize::from(has_acted);
+        if usize::from(s.hand_size()) != expected {
+            return Err(Inconsistent("a hand's size does not match the turn"));
+        }
+    }
+    if let (Viewer::Seat(seat), Some(hand)) = (view.viewer, &view.hand) {
+        let backs = &view
+            .seats
+            .get(usize::from(seat))
+            .ok_or(Inconsistent("no such viewer"))?;
+        let matches = view.cities.iter().all(|&city| {
+            hand.iter().filter(|c| c.city == city).count() == usize::from(backs.backs(city))
+        });
+        if hand.len() != usize::from(backs.hand_size()) || !matches {
+            return Err(Inconsistent("the viewer's hand and its backs disagree"));
+        }
+    }
+    Ok(())
+}
+
 impl Game {
     /// Samples a complete game consistent with a view: everything the view shows is kept,
     /// everything it hides (other hands' faces within their backs, face-down cards, the
@@ -72,6 +182,7 @@ impl Game {
         if view.seats.len() != n || !(2..=4).contains(&n) {
             return Err(Inconsistent("seat count"));
         }
+        check_supplies_and_turns(view)?;
         let row_matches = view.cities.is_sorted()
             && view.locations.len() == view.cities.len() + 1
             && view

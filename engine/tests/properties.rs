@@ -404,3 +404,106 @@ fn determinize_rejects_an_inconsistent_view() {
     view.cities.reverse();
     assert!(Game::determinize(&view, &mut GameRng::from_seed(1)).is_err());
 }
+
+/// Why `determinize` refuses a view, or "accepted".
+fn refusal(view: &theboss_engine::View) -> String {
+    match Game::determinize(view, &mut GameRng::from_seed(3)) {
+        Ok(_) => "accepted".to_string(),
+        Err(theboss_engine::DeterminizeError::Inconsistent(why)) => why.to_string(),
+    }
+}
+
+#[test]
+fn determinize_rejects_views_the_rules_make_impossible() {
+    let mut rng = GameRng::from_seed(5);
+    let mut last_turns = 0;
+    for seed in 0..60u64 {
+        let players = 2 + (seed % 3) as u8;
+        let full = play_random_game(players, seed, false);
+        let stop = rng.below(full.log.len() as u32) as usize;
+        let game = Game::replay(&GameConfig::new(players, seed), &full.log[..stop]).unwrap();
+        let view = game.view(Viewer::Seat(0));
+        assert_eq!(refusal(&view), "accepted", "a real view (seed {seed})");
+        let n = usize::from(players);
+
+        let mut v = view.clone();
+        v.seats[1].supply.experts_free += 1;
+        assert!(
+            refusal(&v).contains("Experts do not add up"),
+            "{}",
+            refusal(&v)
+        );
+
+        let mut v = view.clone();
+        v.seats[0].supply.occasionals_used += 1;
+        assert!(
+            refusal(&v).contains("Occasionals do not add up"),
+            "{}",
+            refusal(&v)
+        );
+
+        let mut v = view.clone();
+        if v.seats[1].supply.experts_free > 0 {
+            v.seats[1].supply.experts_free -= 1;
+            v.seats[1].supply.experts_placed += 1;
+            assert!(refusal(&v).contains("board"), "{}", refusal(&v));
+        }
+
+        let mut v = view.clone();
+        let next = v.turn_order[(usize::from(v.acted_this_turn) + 1) % n];
+        v.to_move = Some(next);
+        assert!(
+            refusal(&v).contains("next in the turn order"),
+            "{}",
+            refusal(&v)
+        );
+
+        // Hands: one card moved from a seat's backs to another's.
+        let mut v = view.clone();
+        if let Some(back) = v.seats[1].hand_backs.iter_mut().find(|b| b.count > 0) {
+            back.count -= 1;
+            let city = back.city;
+            match v.seats[n - 1]
+                .hand_backs
+                .iter_mut()
+                .find(|b| b.city == city)
+            {
+                Some(b) => b.count += 1,
+                None => v.seats[n - 1]
+                    .hand_backs
+                    .push(theboss_engine::CityCount { city, count: 1 }),
+            }
+            if n > 2 {
+                assert!(refusal(&v).contains("hand's size"), "{}", refusal(&v));
+            }
+        }
+
+        let mut v = view.clone();
+        if v.turn < 5 {
+            v.turn_order.swap(0, 1);
+            let acted = usize::from(v.acted_this_turn);
+            v.to_move = Some(v.turn_order[acted]);
+            assert!(refusal(&v).contains("clockwise"), "{}", refusal(&v));
+        }
+
+        // The last turn: two seats still to act, in the wrong order for their gangsters.
+        for stop in 0..full.log.len() {
+            let game = Game::replay(&GameConfig::new(players, seed), &full.log[..stop]).unwrap();
+            let mut v = game.view(Viewer::Spectator);
+            let acted = usize::from(v.acted_this_turn);
+            let front = |s: u8| v.seats[usize::from(s)].supply.in_front();
+            let waiting = &v.turn_order[acted.min(v.turn_order.len())..];
+            if v.turn == 5 && waiting.len() >= 2 && front(waiting[0]) > front(waiting[1]) {
+                v.turn_order.swap(acted, acted + 1);
+                v.to_move = Some(v.turn_order[acted]);
+                assert!(refusal(&v).contains("last-turn rule"), "{}", refusal(&v));
+                last_turns += 1;
+                break;
+            }
+        }
+    }
+    assert!(
+        last_turns >= 10,
+        "the last-turn check was exercised {last_turns} times"
+    );
+}

@@ -1,9 +1,48 @@
 //! Command-line and environment configuration of the server.
 
+use std::fmt;
 use std::net::SocketAddr;
+use std::str::FromStr;
 use std::time::Duration;
 
 use clap::Parser;
+
+/// A database URL that never prints its password: `Debug` and `Display` mask it, and only
+/// [`DatabaseUrl::expose`] gives the real thing, to connect with.
+#[derive(Clone, PartialEq, Eq)]
+pub struct DatabaseUrl(String);
+
+impl DatabaseUrl {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromStr for DatabaseUrl {
+    type Err = std::convert::Infallible;
+
+    fn from_str(s: &str) -> Result<DatabaseUrl, Self::Err> {
+        Ok(DatabaseUrl(s.to_string()))
+    }
+}
+
+impl From<&str> for DatabaseUrl {
+    fn from(url: &str) -> DatabaseUrl {
+        DatabaseUrl(url.to_string())
+    }
+}
+
+impl fmt::Display for DatabaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::store::redact_url(&self.0))
+    }
+}
+
+impl fmt::Debug for DatabaseUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", crate::store::redact_url(&self.0))
+    }
+}
 
 #[derive(Debug, Clone, Parser)]
 #[command(
@@ -18,7 +57,7 @@ pub struct Config {
     /// Where games are stored: `postgres://user@host/db`, or `sqlite://path` (created if
     /// missing).
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://theboss.db")]
-    pub database_url: String,
+    pub database_url: DatabaseUrl,
     /// Seconds a seat has per turn in ladder games (then the server plays for it).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=86400))]
     pub ladder_turn_secs: u32,
@@ -37,5 +76,27 @@ impl Config {
             ladder_turn_secs: self.ladder_turn_secs,
             ..crate::Options::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_configuration_never_shows_the_database_password() {
+        let config = Config::try_parse_from([
+            "theboss-server",
+            "--database-url",
+            "postgres://boss:s3cret@db/games",
+        ])
+        .unwrap();
+        assert_eq!(
+            config.database_url.expose(),
+            "postgres://boss:s3cret@db/games"
+        );
+        let shown = format!("{config:?} {}", config.database_url);
+        assert!(!shown.contains("s3cret"), "{shown}");
+        assert!(shown.contains("postgres://boss:****@db/games"), "{shown}");
     }
 }

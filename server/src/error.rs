@@ -79,6 +79,11 @@ impl From<ApiError> for Status {
             ApiError::Store(StoreError::Conflict { .. }) => {
                 with_reason(Code::Aborted, message, "CONCURRENT_WRITE")
             }
+            // Retrying cannot mend stored data: INTERNAL, and an operator must look.
+            ApiError::Store(StoreError::Corrupt(what)) => {
+                tracing::error!(corrupt = %what, "stored data is corrupt");
+                Status::internal(format!("stored data is corrupt: {what}"))
+            }
             ApiError::Store(e) => {
                 tracing::error!(error = %e, "store failure");
                 Status::unavailable(
@@ -113,5 +118,12 @@ mod tests {
             current: 2,
         });
         assert_eq!(status.code(), Code::Aborted);
+
+        let status = Status::from(ApiError::Store(StoreError::Corrupt(
+            "game g, action 3: no card New York 9 M$".into(),
+        )));
+        assert_eq!(status.code(), Code::Internal);
+        assert!(status.message().contains("game g, action 3"));
+        assert!(!status.message().contains("retry"));
     }
 }

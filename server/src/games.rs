@@ -39,20 +39,28 @@ impl Games {
         &self.context.store
     }
 
-    /// Starts an actor for every unfinished game in the store; returns how many.
+    /// Starts an actor for every unfinished game in the store; returns how many. A game that
+    /// cannot be restored is logged and left out (calls for it fail with its error); the
+    /// others are served.
     pub async fn restore(&self) -> Result<usize, StoreError> {
         let ids = self.context.store.unfinished_games().await?;
         let mut live = self.live.lock().await;
+        let mut restored = 0;
         for id in &ids {
-            let stored = self
-                .context
-                .store
-                .load_game(id)
-                .await?
-                .ok_or_else(|| StoreError::Corrupt(format!("game {id} vanished")))?;
-            live.insert(id.clone(), actor::spawn(stored, self.context.clone())?);
+            let loaded = match self.context.store.load_game(id).await {
+                Ok(Some(stored)) => actor::spawn(stored, self.context.clone()),
+                Ok(None) => Err(StoreError::Corrupt(format!("game {id} vanished"))),
+                Err(e) => Err(e),
+            };
+            match loaded {
+                Ok(handle) => {
+                    live.insert(id.clone(), handle);
+                    restored += 1;
+                }
+                Err(error) => tracing::error!(game = %id, %error, "cannot restore a game"),
+            }
         }
-        Ok(ids.len())
+        Ok(restored)
     }
 
     /// Records a new game and starts its actor.
@@ -83,9 +91,11 @@ impl Games {
             .context
             .store
             .load_game(id)
-            .await?
+            .await
+            .inspect_err(|error| tracing::error!(game = %id, %error, "cannot load a game"))?
             .ok_or_else(|| ApiError::GameNotFound(id.to_string()))?;
-        let handle = actor::spawn(stored, self.context.clone())?;
+        let handle = actor::spawn(stored, self.context.clone())
+            .inspect_err(|error| tracing::error!(game = %id, %error, "cannot replay a game"))?;
         live.insert(id.to_string(), handle.clone());
         Ok(handle)
     }

@@ -51,6 +51,28 @@ pub enum ServerError {
     Listener(#[from] std::io::Error),
     #[error("restoring games: {0}")]
     Restore(#[from] StoreError),
+    #[error("cannot open the store: {0}")]
+    Store(StoreError),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: std::net::SocketAddr,
+        source: std::io::Error,
+    },
+}
+
+/// What `theboss-server` does once its configuration is parsed and logging set up: opens the
+/// store, binds, and serves until `shutdown` completes.
+pub async fn serve(config: &Config, shutdown: impl Future<Output = ()>) -> Result<(), ServerError> {
+    let store = store::open(config.database_url.expose())
+        .await
+        .map_err(ServerError::Store)?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| ServerError::Bind {
+            addr: config.listen,
+            source,
+        })?;
+    run(listener, Arc::from(store), config.options(), shutdown).await
 }
 
 /// Tunables of a running server.

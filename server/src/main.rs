@@ -1,12 +1,11 @@
-//! `theboss-server`: parses the configuration, sets up logging, opens the store, binds and
-//! serves until SIGINT or SIGTERM.
+//! `theboss-server`: parses the configuration, sets up logging, and serves (see
+//! [`theboss_server::serve`]) until SIGINT or SIGTERM.
 
 use std::io::IsTerminal;
-use std::sync::Arc;
 
 use anyhow::Context;
 use clap::Parser;
-use theboss_server::{Config, run, shutdown, store};
+use theboss_server::{Config, serve, shutdown};
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -17,18 +16,6 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
         .init();
-    let store = store::open(&config.database_url)
-        .await
-        .with_context(|| format!("cannot open the store at {}", config.database_url))?;
-    let listener = tokio::net::TcpListener::bind(config.listen)
-        .await
-        .with_context(|| format!("cannot listen on {}", config.listen))?;
-    run(
-        listener,
-        Arc::from(store),
-        config.options(),
-        shutdown::signal(),
-    )
-    .await?;
+    serve(&config, shutdown::signal()).await?;
     Ok(())
 }

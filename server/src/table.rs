@@ -5,7 +5,6 @@
 //! define it completely, and [`TableState::apply`] is the only way it changes. This module is
 //! synchronous and does no IO, so the actor, the restore path and tests all share it.
 
-use serde::{Deserialize, Serialize};
 use theboss_engine::{City, ConfigError, Game, GameConfig, LoggedEvent, RuleError, Seat, Turn};
 use thiserror::Error;
 
@@ -13,15 +12,14 @@ use thiserror::Error;
 pub const TIMEOUTS_TO_FORFEIT: u32 = 3;
 
 /// A registered player.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerInfo {
     pub id: String,
     pub display_name: String,
     pub is_bot: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Status {
     #[default]
     Open,
@@ -56,8 +54,7 @@ impl Status {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Visibility {
     Public,
     Unlisted,
@@ -136,9 +133,9 @@ pub struct SeriesRef {
     pub index: u8,
 }
 
-/// Everything that changes a table, in the order it happened.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Everything that changes a table, in the order it happened. Its stored form is
+/// `store::format`'s business, not a derive's: renaming anything here changes no stored game.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     Join {
         seat: Seat,
@@ -151,7 +148,6 @@ pub enum Action {
         seat: Seat,
         turn: Turn,
         /// The server played it because the seat's clock ran out.
-        #[serde(default)]
         by_timeout: bool,
     },
     Abort {

@@ -6,6 +6,7 @@ use theboss_engine::{City, Turn};
 use theboss_server::rating::Rating;
 use theboss_server::store::{
     Effects, GameQuery, NewPlayer, RatingChange, SeriesRecord, Store, StoreError, StoredAction,
+    StoredGame,
 };
 use theboss_server::table::{
     Action, GameRecord, PlayerInfo, SeriesRef, Settings, Status, Visibility,
@@ -62,6 +63,83 @@ async fn suite(store: Arc<dyn Store>) {
     games_round_trip_with_their_log(&*store).await;
     listing_filters_and_pages(&*store).await;
     ladder_series_and_ratings(&*store).await;
+    imported_games_load_and_list_like_played_ones(&*store).await;
+}
+
+async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
+    let (a, b, c) = (player(40), player(41), player(42));
+    for p in [&a, &b, &c] {
+        store.create_player(p).await.unwrap();
+    }
+    let open = StoredGame {
+        record: game(40, &a.player.id, Visibility::Public),
+        // A joined, left, and C took a seat.
+        actions: vec![
+            join(1, 0, &a),
+            StoredAction {
+                seq: 2,
+                action: Action::Leave { seat: 0 },
+                player_id: Some(a.player.id.clone()),
+                idempotency_key: None,
+                at: 3_002,
+            },
+            join(3, 1, &c),
+        ],
+    };
+    let finished = StoredGame {
+        record: game(41, &b.player.id, Visibility::Public),
+        actions: vec![join(1, 0, &a), join(2, 1, &b)],
+    };
+    let done = Effects {
+        status: Status::Finished,
+        winners: vec![1],
+        money: vec![3, 8],
+        ratings: vec![],
+    };
+    store
+        .import_games(&[
+            (open.clone(), effects(Status::Open)),
+            (finished.clone(), done),
+        ])
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_game(&open.record.id).await.unwrap(),
+        Some(open.clone())
+    );
+    assert_eq!(
+        store.load_game(&finished.record.id).await.unwrap(),
+        Some(finished.clone())
+    );
+    let unfinished = store.unfinished_games().await.unwrap();
+    assert!(unfinished.contains(&open.record.id) && !unfinished.contains(&finished.record.id));
+    let listed = store
+        .list_games(&GameQuery {
+            statuses: vec![],
+            seated: Some(c.player.id.clone()),
+            viewer: c.player.id.clone(),
+            limit: 10,
+            after: None,
+        })
+        .await
+        .unwrap();
+    assert_eq!(listed.games.len(), 1);
+    assert_eq!(listed.games[0].seats, vec![(1, c.player.clone())]);
+    // An import is all or nothing: a game already there fails the batch.
+    let again = StoredGame {
+        record: game(42, &a.player.id, Visibility::Public),
+        actions: vec![join(1, 0, &a)],
+    };
+    assert!(
+        store
+            .import_games(&[
+                (again.clone(), effects(Status::Open)),
+                (open, effects(Status::Open))
+            ])
+            .await
+            .is_err()
+    );
+    assert_eq!(store.load_game(&again.record.id).await.unwrap(), None);
 }
 
 async fn ladder_series_and_ratings(store: &dyn Store) {

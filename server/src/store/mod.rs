@@ -7,7 +7,9 @@
 //! derived by replaying the log. `games.status`, `games.winners` and `seats` are derived data
 //! kept up to date in the same transaction as the action that changes them, for listing.
 
+pub mod format;
 mod postgres;
+pub mod probe;
 mod rows;
 mod sqlite;
 
@@ -26,6 +28,7 @@ pub enum StoreError {
     /// The action number was already committed (another writer got there first).
     #[error("action {seq} of game {game_id} is already recorded")]
     Conflict { game_id: String, seq: u64 },
+    /// The URL, with any password masked.
     #[error("unsupported database URL {0:?}: use postgres://… or sqlite://…")]
     UnsupportedUrl(String),
     #[error("stored data is corrupt: {0}")]
@@ -184,6 +187,11 @@ pub trait Store: Send + Sync + 'static {
 
     async fn load_game(&self, game_id: &str) -> Result<Option<StoredGame>, StoreError>;
 
+    /// Writes whole games with their logs in one transaction (a bulk import, e.g. to seed a
+    /// benchmark or to move games between stores). `effects` are each game's derived status,
+    /// winners and money after its last action; ratings are not imported.
+    async fn import_games(&self, games: &[(StoredGame, Effects)]) -> Result<(), StoreError>;
+
     /// Ids of every game that is neither finished nor aborted.
     async fn unfinished_games(&self) -> Result<Vec<String>, StoreError>;
 
@@ -224,6 +232,84 @@ pub async fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
     } else if url.starts_with("sqlite:") {
         Ok(Box::new(SqliteStore::connect(url).await?))
     } else {
-        Err(StoreError::UnsupportedUrl(url.to_string()))
+        Err(StoreError::UnsupportedUrl(redact_url(url)))
+    }
+}
+
+/// A database URL fit for logs and messages: the password in its user information and any
+/// `password` query parameter masked.
+pub fn redact_url(url: &str) -> String {
+    const MASK: &str = "****";
+    let (scheme, rest) = match url.split_once("://") {
+        Some((scheme, rest)) => (Some(scheme), rest),
+        None => (None, url),
+    };
+    let (before_query, query) = match rest.split_once('?') {
+        Some((before, query)) => (before, Some(query)),
+        None => (rest, None),
+    };
+    let (authority, path) = match before_query.find('/') {
+        Some(i) => before_query.split_at(i),
+        None => (before_query, ""),
+    };
+    let authority = match authority.rsplit_once('@') {
+        Some((userinfo, host)) => match userinfo.split_once(':') {
+            Some((user, _password)) => format!("{user}:{MASK}@{host}"),
+            None => format!("{userinfo}@{host}"),
+        },
+        None => authority.to_string(),
+    };
+    let mut out = String::with_capacity(url.len());
+    if let Some(scheme) = scheme {
+        out.push_str(scheme);
+        out.push_str("://");
+    }
+    out.push_str(&authority);
+    out.push_str(path);
+    if let Some(query) = query {
+        out.push('?');
+        let params: Vec<String> = query
+            .split('&')
+            .map(|param| match param.split_once('=') {
+                Some((key, _)) if key.eq_ignore_ascii_case("password") => format!("{key}={MASK}"),
+                _ => param.to_string(),
+            })
+            .collect();
+        out.push_str(&params.join("&"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_never_reach_a_message() {
+        let url = "postgres://boss:s3cret@db.example:5432/games?sslmode=require&password=s3cret2";
+        assert_eq!(
+            redact_url(url),
+            "postgres://boss:****@db.example:5432/games?sslmode=require&password=****"
+        );
+        assert_eq!(
+            redact_url("postgres://boss@db/games"),
+            "postgres://boss@db/games"
+        );
+        assert_eq!(redact_url("sqlite://theboss.db"), "sqlite://theboss.db");
+        // A password with an @ in it is masked whole.
+        assert_eq!(redact_url("postgres://u:p@ss@h/d"), "postgres://u:****@h/d");
+    }
+
+    #[tokio::test]
+    async fn an_unsupported_url_is_refused_without_its_password() {
+        let Err(error) = open("mysql://root:s3cret@localhost/boss").await else {
+            panic!("mysql is not supported");
+        };
+        let message = error.to_string();
+        assert!(
+            message.contains("mysql://root:****@localhost/boss"),
+            "{message}"
+        );
+        assert!(!message.contains("s3cret"), "{message}");
     }
 }

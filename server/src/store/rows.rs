@@ -16,8 +16,8 @@ pub(super) const INSERT_GAME: &str = "INSERT INTO games (id, players, cities, se
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '', $9, $10, $11, $12)";
 pub(super) const GAME_COLUMNS: &str = "g.ord, g.id, g.players, g.cities, g.seed, g.turn_time_limit, g.visibility, \
      g.ladder, g.status, g.winners, g.created_by, g.created_at, g.series_id, g.series_index, g.money";
-pub(super) const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, player_id, idempotency_key, payload, at) \
-     VALUES ($1, $2, $3, $4, $5, $6)";
+pub(super) const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7)";
 pub(super) const UPDATE_GAME_STATUS: &str =
     "UPDATE games SET status = $1, winners = $2, money = $3 WHERE id = $4";
 pub(super) const UPSERT_RATING: &str = "INSERT INTO ratings (player_id, players, mu, sigma, games) \
@@ -53,7 +53,7 @@ pub(super) const LADDER_GAMES_OF: &str = "SELECT g.id, s.seat, g.players, g.seri
 pub(super) const INSERT_SEAT: &str =
     "INSERT INTO seats (game_id, seat, player_id) VALUES ($1, $2, $3)";
 pub(super) const DELETE_SEAT: &str = "DELETE FROM seats WHERE game_id = $1 AND seat = $2";
-pub(super) const ACTIONS_OF_GAME: &str = "SELECT seq, player_id, idempotency_key, payload, at FROM actions \
+pub(super) const ACTIONS_OF_GAME: &str = "SELECT seq, player_id, idempotency_key, format, payload, at FROM actions \
      WHERE game_id = $1 ORDER BY seq";
 pub(super) const UNFINISHED_GAMES: &str =
     "SELECT id FROM games WHERE status IN ('open', 'running') ORDER BY ord";
@@ -77,7 +77,7 @@ pub(super) type GameRow = (
     Option<i64>,
     String,
 );
-pub(super) type ActionRow = (i64, Option<String>, Option<String>, String, i64);
+pub(super) type ActionRow = (i64, Option<String>, Option<String>, i32, String, i64);
 pub(super) type SeatRow = (String, i64, String, String, bool);
 pub(super) type PlayerRow = (String, String, bool);
 
@@ -210,16 +210,22 @@ pub(super) fn game_from_row(
     Ok((ord, record, status, winners))
 }
 
-pub(super) fn action_payload(action: &Action) -> String {
-    serde_json::to_string(action).expect("actions serialize")
+/// An action's stored format and payload (see [`format`](super::format)).
+pub(super) fn action_payload(action: &Action) -> (i32, String) {
+    let (format, payload) = super::format::encode(action);
+    (i32::from(format), payload)
 }
 
-pub(super) fn action_from_row(row: ActionRow) -> Result<StoredAction, StoreError> {
-    let (seq, player_id, idempotency_key, payload, at) = row;
+pub(super) fn action_from_row(game_id: &str, row: ActionRow) -> Result<StoredAction, StoreError> {
+    let (seq, player_id, idempotency_key, format, payload, at) = row;
+    let action = i16::try_from(format)
+        .map_err(|_| format!("format {format} is out of range"))
+        .and_then(|format| super::format::decode(format, &payload))
+        .map_err(|e| corrupt(format!("game {game_id}, action {seq}: {e}")))?;
     Ok(StoredAction {
-        seq: u64::try_from(seq).map_err(|_| corrupt(format!("action seq {seq}")))?,
-        action: serde_json::from_str(&payload)
-            .map_err(|e| corrupt(format!("action {seq}: {e}")))?,
+        seq: u64::try_from(seq)
+            .map_err(|_| corrupt(format!("game {game_id}: action seq {seq}")))?,
+        action,
         player_id,
         idempotency_key,
         at,
@@ -312,13 +318,15 @@ macro_rules! sql_store {
             ) -> Result<(), $crate::store::StoreError> {
                 let seq = i64::try_from(action.seq)
                     .map_err(|_| rows::corrupt(format!("action seq {}", action.seq)))?;
+                let (format, payload) = rows::action_payload(&action.action);
                 let mut tx = self.pool.begin().await?;
                 let inserted = sqlx::query(rows::INSERT_ACTION)
                     .bind(game_id)
                     .bind(seq)
                     .bind(&action.player_id)
                     .bind(&action.idempotency_key)
-                    .bind(rows::action_payload(&action.action))
+                    .bind(format)
+                    .bind(payload)
                     .bind(action.at)
                     .execute(&mut *tx)
                     .await;
@@ -381,6 +389,73 @@ macro_rules! sql_store {
                 Ok(())
             }
 
+            async fn import_games(
+                &self,
+                games: &[($crate::store::StoredGame, $crate::store::Effects)],
+            ) -> Result<(), $crate::store::StoreError> {
+                let mut tx = self.pool.begin().await?;
+                for (stored, effects) in games {
+                    let game = &stored.record;
+                    sqlx::query(rows::INSERT_GAME)
+                        .bind(&game.id)
+                        .bind(i64::from(game.settings.players))
+                        .bind(rows::cities_to_text(&game.settings.cities))
+                        .bind(rows::seed_to_column(game.seed))
+                        .bind(i64::from(game.settings.turn_time_limit_secs))
+                        .bind(game.settings.visibility.as_str())
+                        .bind(game.ladder)
+                        .bind($crate::table::Status::Open.as_str())
+                        .bind(&game.created_by)
+                        .bind(game.created_at)
+                        .bind(game.series.as_ref().map(|s| s.id.clone()))
+                        .bind(game.series.as_ref().map(|s| i64::from(s.index)))
+                        .execute(&mut *tx)
+                        .await?;
+                    let mut seats = std::collections::BTreeMap::new();
+                    for action in &stored.actions {
+                        let seq = i64::try_from(action.seq)
+                            .map_err(|_| rows::corrupt(format!("action seq {}", action.seq)))?;
+                        let (format, payload) = rows::action_payload(&action.action);
+                        sqlx::query(rows::INSERT_ACTION)
+                            .bind(&game.id)
+                            .bind(seq)
+                            .bind(&action.player_id)
+                            .bind(&action.idempotency_key)
+                            .bind(format)
+                            .bind(payload)
+                            .bind(action.at)
+                            .execute(&mut *tx)
+                            .await?;
+                        match &action.action {
+                            $crate::table::Action::Join { seat, player } => {
+                                seats.insert(*seat, player.id.clone());
+                            }
+                            $crate::table::Action::Leave { seat } => {
+                                seats.remove(seat);
+                            }
+                            _ => {}
+                        }
+                    }
+                    for (seat, player_id) in seats {
+                        sqlx::query(rows::INSERT_SEAT)
+                            .bind(&game.id)
+                            .bind(i64::from(seat))
+                            .bind(player_id)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    sqlx::query(rows::UPDATE_GAME_STATUS)
+                        .bind(effects.status.as_str())
+                        .bind(rows::numbers_to_text(effects.winners.iter().copied()))
+                        .bind(rows::money_to_text(&effects.money))
+                        .bind(&game.id)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
             async fn load_game(
                 &self,
                 game_id: &str,
@@ -398,7 +473,7 @@ macro_rules! sql_store {
                     .await?;
                 let actions = actions
                     .into_iter()
-                    .map(rows::action_from_row)
+                    .map(|row| rows::action_from_row(game_id, row))
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(Some($crate::store::StoredGame { record, actions }))
             }

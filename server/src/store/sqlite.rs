@@ -17,19 +17,80 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// Opens (creating if needed) the file a `sqlite://path` URL names and migrates it.
     pub async fn connect(url: &str) -> Result<SqliteStore, StoreError> {
-        let options = SqliteConnectOptions::from_str(url)?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
-            .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
-            .connect_with(options)
+            .connect_with(connect_options(url)?)
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
         Ok(SqliteStore { pool })
     }
 }
 
+/// How the store opens a `sqlite://path` URL: created if missing, WAL, every commit synced.
+pub(super) fn connect_options(url: &str) -> Result<SqliteConnectOptions, StoreError> {
+    Ok(SqliteConnectOptions::from_str(url)?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .foreign_keys(true)
+        .busy_timeout(Duration::from_secs(10)))
+}
+
 sql_store!(SqliteStore, sqlx::Sqlite);
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use theboss::v1;
+    use theboss_client::Connection;
+    use tonic::Code;
+
+    use super::*;
+    use crate::store::Store;
+    use crate::testing::TestServer;
+
+    #[tokio::test]
+    async fn a_corrupt_log_is_an_internal_error_naming_the_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("corrupt.db").display());
+        let store = Arc::new(SqliteStore::connect(&url).await.unwrap());
+        let server = TestServer::start(store.clone(), crate::Options::default()).await;
+        let session = Connection::connect(&server.url())
+            .await
+            .unwrap()
+            .register("Victim", true)
+            .await
+            .unwrap();
+        let settings = v1::GameSettings {
+            players: 2,
+            ..Default::default()
+        };
+        let game_id = session.create_game(settings, None).await.unwrap();
+        session.join(&game_id, None).await.unwrap();
+        server.stop().await;
+        // A row in a format this server does not know (or one a bug mangled).
+        sqlx::query("UPDATE actions SET format = 99 WHERE game_id = $1")
+            .bind(&game_id)
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        let Err(error) = store.load_game(&game_id).await else {
+            panic!("the game must not load");
+        };
+        assert!(matches!(error, StoreError::Corrupt(_)), "{error}");
+        let server = TestServer::start(store, crate::Options::default()).await;
+        let session = Connection::connect(&server.url())
+            .await
+            .unwrap()
+            .session(session.credentials.clone());
+        let refused = session.view(&game_id).await.unwrap_err();
+        assert_eq!(refused.code(), Code::Internal, "{refused}");
+        let message = refused.status().unwrap().message().to_string();
+        assert!(
+            message.contains(&game_id) && message.contains("format 99"),
+            "{message}"
+        );
+        server.stop().await;
+    }
+}

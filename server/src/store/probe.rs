@@ -1,0 +1,133 @@
+//! The database's own limits, measured with the store's connection settings: a bare
+//! single-row commit, from one connection and from many at once. Benchmarks print the
+//! service's figures beside these, measured in the same run on the same database.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use sqlx::postgres::PgPoolOptions;
+use sqlx::sqlite::SqlitePoolOptions;
+
+use super::StoreError;
+
+const CREATE_TABLE_SQLITE: &str = "CREATE TABLE IF NOT EXISTS probe_commits \
+     (id INTEGER PRIMARY KEY AUTOINCREMENT, payload TEXT NOT NULL, at INTEGER NOT NULL)";
+const CREATE_TABLE_POSTGRES: &str = "CREATE TABLE IF NOT EXISTS probe_commits \
+     (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload TEXT NOT NULL, at BIGINT NOT NULL)";
+const INSERT: &str = "INSERT INTO probe_commits (payload, at) VALUES ($1, $2)";
+const DROP_TABLE: &str = "DROP TABLE probe_commits";
+/// About the size of a logged turn.
+const PAYLOAD: &str = r#"{"turn":{"seat":1,"turn":{"placement":{"location":{"city":"boston"},"experts":2,"occasionals":0},"card":{"city":"detroit","face":{"money":3}}},"by_timeout":false}}"#;
+
+/// What a probe measured.
+#[derive(Debug, Clone, Default)]
+pub struct CommitProbe {
+    /// One entry per commit.
+    pub latencies: Vec<Duration>,
+    pub elapsed: Duration,
+}
+
+impl CommitProbe {
+    pub fn per_second(&self) -> f64 {
+        self.latencies.len() as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Commits single rows (autocommit, one statement each) into a scratch table of the
+/// database `url` names, from `clients` connections at once for `duration`, then drops the
+/// table. SQLite is opened as the store opens it (WAL, synchronous commits).
+pub async fn bare_commits(
+    url: &str,
+    clients: usize,
+    duration: Duration,
+) -> Result<CommitProbe, StoreError> {
+    let clients = clients.max(1);
+    if url.starts_with("sqlite:") {
+        let pool = SqlitePoolOptions::new()
+            .max_connections(u32::try_from(clients).unwrap_or(u32::MAX))
+            .connect_with(super::sqlite::connect_options(url)?)
+            .await?;
+        sqlx::query(CREATE_TABLE_SQLITE).execute(&pool).await?;
+        let shared = pool.clone();
+        let probe = measure(clients, duration, move || {
+            let pool = shared.clone();
+            async move { insert_one(&pool).await }
+        })
+        .await?;
+        sqlx::query(DROP_TABLE).execute(&pool).await?;
+        Ok(probe)
+    } else {
+        let pool = PgPoolOptions::new()
+            .max_connections(u32::try_from(clients).unwrap_or(u32::MAX))
+            .connect(url)
+            .await?;
+        sqlx::query(CREATE_TABLE_POSTGRES).execute(&pool).await?;
+        let shared = pool.clone();
+        let probe = measure(clients, duration, move || {
+            let pool = shared.clone();
+            async move { insert_one(&pool).await }
+        })
+        .await?;
+        sqlx::query(DROP_TABLE).execute(&pool).await?;
+        Ok(probe)
+    }
+}
+
+async fn insert_one<DB: sqlx::Database>(pool: &sqlx::Pool<DB>) -> Result<(), sqlx::Error>
+where
+    for<'c> &'c sqlx::Pool<DB>: sqlx::Executor<'c, Database = DB>,
+    for<'q> &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: for<'q> sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> <DB as sqlx::Database>::Arguments: sqlx::IntoArguments<DB>,
+{
+    let at = i64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_micros(),
+    )
+    .unwrap_or(i64::MAX);
+    sqlx::query(INSERT)
+        .bind(PAYLOAD)
+        .bind(at)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// Runs `clients` loops of `commit` until `duration` is over, timing each call.
+async fn measure<F, Fut>(
+    clients: usize,
+    duration: Duration,
+    commit: F,
+) -> Result<CommitProbe, StoreError>
+where
+    F: Fn() -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<(), sqlx::Error>> + Send + 'static,
+{
+    let started = Instant::now();
+    let deadline = started + duration;
+    let commit = Arc::new(commit);
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..clients {
+        let commit = commit.clone();
+        tasks.spawn(async move {
+            let mut latencies = Vec::new();
+            while Instant::now() < deadline {
+                let t = Instant::now();
+                commit().await?;
+                latencies.push(t.elapsed());
+            }
+            Ok::<_, sqlx::Error>(latencies)
+        });
+    }
+    let mut probe = CommitProbe::default();
+    while let Some(done) = tasks.join_next().await {
+        let latencies = done.map_err(|e| StoreError::Corrupt(format!("probe task: {e}")))??;
+        probe.latencies.extend(latencies);
+    }
+    probe.elapsed = started.elapsed();
+    probe.latencies.sort();
+    Ok(probe)
+}
