@@ -1,0 +1,94 @@
+//! Servers under test run as child processes of the benchmark (this same binary, with a
+//! hidden subcommand), so that the figures are those of a separate process talking over
+//! loopback, and its memory can be read apart from the benchmark's own.
+
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Command;
+use tokio::sync::mpsc;
+
+pub struct Child {
+    process: tokio::process::Child,
+    pub url: String,
+    /// When the process was started.
+    pub started: Instant,
+}
+
+/// Starts `theboss-bench <args>` and waits until it logs the address it serves on.
+pub async fn spawn(args: &[String], wait: Duration) -> anyhow::Result<Child> {
+    let exe = std::env::current_exe().context("the benchmark's own path")?;
+    let started = Instant::now();
+    let mut process = Command::new(exe)
+        .args(args)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .context("start a child process")?;
+    let stderr = process.stderr.take().context("the child's stderr")?;
+    let (tx, mut lines) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut reader = BufReader::new(stderr).lines();
+        // Read to the end even when nobody listens any more, so the child never blocks on
+        // a full pipe.
+        while let Ok(Some(line)) = reader.next_line().await {
+            let _ = tx.send(line);
+        }
+    });
+    let found = tokio::time::timeout(wait, async {
+        while let Some(line) = lines.recv().await {
+            if let Some(rest) = line.split("addr=").nth(1) {
+                let addr = rest.split_whitespace().next().unwrap_or_default();
+                return Some(addr.to_string());
+            }
+        }
+        None
+    })
+    .await;
+    match found {
+        Ok(Some(addr)) => Ok(Child {
+            process,
+            url: format!("http://{addr}"),
+            started,
+        }),
+        Ok(None) => bail!("the child process exited before serving"),
+        Err(_) => bail!("the child process did not serve within {wait:?}"),
+    }
+}
+
+impl Child {
+    /// The resident memory of the process, in bytes.
+    pub fn rss(&self) -> Option<u64> {
+        let pid = self.process.id()?;
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let kib: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some(kib * 1024)
+    }
+
+    /// SIGTERM, then SIGKILL if it has not exited within ten seconds.
+    pub async fn stop(mut self) {
+        if let Some(pid) = self.process.id() {
+            let _ = Command::new("kill")
+                .args(["-TERM", &pid.to_string()])
+                .status()
+                .await;
+        }
+        if tokio::time::timeout(Duration::from_secs(10), self.process.wait())
+            .await
+            .is_err()
+        {
+            let _ = self.process.kill().await;
+        }
+    }
+}

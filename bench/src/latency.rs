@@ -1,0 +1,140 @@
+//! The service unloaded: one game alone, one action at a time, and unary calls on an idle
+//! connection. These are the per-call costs that load figures hide.
+
+use std::time::{Duration, Instant};
+
+use theboss::convert::{turn_to_wire, view_from_wire};
+use theboss::v1::{self, watch_game_response::Message};
+use theboss_bot::strategy::{Strategy, random::Random};
+use theboss_client::{Connection, Session};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use crate::stats::Sample;
+
+pub struct GameLatency {
+    /// `SubmitAction` sent → its response.
+    pub ack: Sample,
+    /// `SubmitAction` sent → every seat's stream has delivered the action.
+    pub streams: Sample,
+}
+
+/// Plays 4-player games alone, one action at a time, until `actions` were measured.
+pub async fn one_game_at_a_time(url: &str, actions: usize) -> anyhow::Result<GameLatency> {
+    let connection = Connection::connect(url).await?;
+    let mut seats = Vec::new();
+    for i in 0..4 {
+        seats.push(connection.register(&format!("Alone {i}"), true).await?);
+    }
+    let (mut ack, mut streams) = (Vec::new(), Vec::new());
+    let mut seed = 0;
+    while ack.len() < actions {
+        seed += 1;
+        play_one(&seats, seed, &mut ack, &mut streams).await?;
+    }
+    Ok(GameLatency {
+        ack: Sample::new(ack),
+        streams: Sample::new(streams),
+    })
+}
+
+async fn play_one(
+    seats: &[Session],
+    seed: u64,
+    ack: &mut Vec<Duration>,
+    streams: &mut Vec<Duration>,
+) -> anyhow::Result<()> {
+    let settings = v1::GameSettings {
+        players: seats.len() as u32,
+        visibility: v1::Visibility::Unlisted as i32,
+        ..Default::default()
+    };
+    let game_id = seats[0].create_game(settings, Some(seed)).await?;
+    for (i, s) in seats.iter().enumerate() {
+        s.join(&game_id, Some(i as u32)).await?;
+    }
+    // Every seat's stream reports each view it receives, with when.
+    let (tx, mut rx) = mpsc::unbounded_channel::<(usize, v1::GameView, Instant)>();
+    let mut watchers = JoinSet::new();
+    for (i, s) in seats.iter().enumerate() {
+        let request = v1::WatchGameRequest {
+            game_id: game_id.clone(),
+            after_seq: None,
+        };
+        let mut stream = s.watch(request).await?;
+        let tx = tx.clone();
+        watchers.spawn(async move {
+            while let Ok(Some(message)) = stream.message().await {
+                let view = match message.message {
+                    Some(Message::Snapshot(view)) => view,
+                    Some(Message::Update(update)) => match update.view {
+                        Some(view) => view,
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                if tx.send((i, view, Instant::now())).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    drop(tx);
+    let mut latest: Vec<Option<v1::GameView>> = vec![None; seats.len()];
+    let mut random = Random::new(seed);
+    let mut target = 0;
+    let mut sent: Option<Instant> = None;
+    loop {
+        let mut last_arrival = None;
+        while latest
+            .iter()
+            .any(|v| v.as_ref().is_none_or(|v| v.seq < target))
+        {
+            let (seat, view, at) = rx.recv().await.ok_or_else(|| {
+                anyhow::anyhow!("a stream of game {game_id} ended before the game did")
+            })?;
+            latest[seat] = Some(view);
+            last_arrival = Some(at);
+        }
+        if let (Some(sent), Some(at)) = (sent.take(), last_arrival) {
+            streams.push(at - sent);
+        }
+        let Some(to_move) = latest[0].as_ref().and_then(|v| v.to_move) else {
+            break;
+        };
+        let view = latest[to_move as usize]
+            .as_ref()
+            .expect("every seat has a view");
+        let turn = random.choose(&view_from_wire(view)?, None);
+        let t = Instant::now();
+        let response = seats[to_move as usize]
+            .submit(&game_id, view.seq, turn_to_wire(&turn))
+            .await?;
+        ack.push(t.elapsed());
+        sent = Some(t);
+        target = response.seq;
+    }
+    watchers.shutdown().await;
+    Ok(())
+}
+
+/// `GetView` on an idle connection, one call after the other.
+pub async fn idle_unary(url: &str, calls: usize) -> anyhow::Result<Sample> {
+    let connection = Connection::connect(url).await?;
+    let session = connection.register("Idle", true).await?;
+    let settings = v1::GameSettings {
+        players: 2,
+        ..Default::default()
+    };
+    let game_id = session.create_game(settings, None).await?;
+    for _ in 0..50 {
+        session.view(&game_id).await?;
+    }
+    let mut latencies = Vec::with_capacity(calls);
+    for _ in 0..calls {
+        let t = Instant::now();
+        session.view(&game_id).await?;
+        latencies.push(t.elapsed());
+    }
+    Ok(Sample::new(latencies))
+}

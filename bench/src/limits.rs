@@ -1,0 +1,115 @@
+//! The limits the service's figures are compared with, measured in the same run on the
+//! same machine: a bare tonic unary call (the gRPC health check of a server that serves
+//! nothing else, with tonic's default socket options), and a bare single-row commit on the
+//! same database the server uses.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use theboss_server::store::probe::{self, CommitProbe};
+use tokio::task::JoinSet;
+use tonic::transport::{Endpoint, Server, server::TcpIncoming};
+use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+
+use crate::child;
+use crate::stats::Sample;
+
+/// The bare gRPC server: health checks only. Logs `addr=` like the game server.
+pub async fn serve_echo(listen: SocketAddr) -> anyhow::Result<()> {
+    // `TcpIncoming::bind` + nodelay is what `Server::serve(addr)` does by default.
+    let incoming = TcpIncoming::bind(listen)?.with_nodelay(Some(true));
+    let addr = incoming.local_addr()?;
+    let (reporter, health) = tonic_health::server::health_reporter();
+    reporter
+        .set_service_status("", tonic_health::ServingStatus::Serving)
+        .await;
+    tracing::info!(%addr, "serving");
+    Server::builder()
+        .add_service(health)
+        .serve_with_incoming_shutdown(incoming, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}
+
+pub struct Echo {
+    /// One caller, one call after the other.
+    pub rtt: Sample,
+    /// Calls per second with many callers.
+    pub per_second: f64,
+    pub callers: usize,
+}
+
+/// Unary calls against a bare tonic server in a child process.
+pub async fn echo(idle_calls: usize, load: Duration, callers: usize) -> anyhow::Result<Echo> {
+    let server = child::spawn(&["echo".to_string()], Duration::from_secs(30)).await?;
+    let connect = || async {
+        Endpoint::from_shared(server.url.clone())?
+            .tcp_nodelay(true)
+            .connect()
+            .await
+    };
+    let mut client = HealthClient::new(connect().await?);
+    let request = || HealthCheckRequest {
+        service: String::new(),
+    };
+    for _ in 0..100 {
+        client.check(request()).await?;
+    }
+    let mut rtt = Vec::with_capacity(idle_calls);
+    for _ in 0..idle_calls {
+        let t = Instant::now();
+        client.check(request()).await?;
+        rtt.push(t.elapsed());
+    }
+    // Several connections, as the load generator uses: one per few callers.
+    let mut channels = Vec::new();
+    for _ in 0..4 {
+        channels.push(connect().await?);
+    }
+    let deadline = Instant::now() + load;
+    let started = Instant::now();
+    let mut tasks = JoinSet::new();
+    for i in 0..callers {
+        let mut client = HealthClient::new(channels[i % channels.len()].clone());
+        tasks.spawn(async move {
+            let mut calls = 0u64;
+            while Instant::now() < deadline {
+                client.check(request()).await?;
+                calls += 1;
+            }
+            Ok::<_, tonic::Status>(calls)
+        });
+    }
+    let mut calls = 0;
+    while let Some(done) = tasks.join_next().await {
+        calls += done??;
+    }
+    let per_second = calls as f64 / started.elapsed().as_secs_f64();
+    server.stop().await;
+    Ok(Echo {
+        rtt: Sample::new(rtt),
+        per_second,
+        callers,
+    })
+}
+
+pub struct Commits {
+    /// One connection, one commit after the other.
+    pub alone: Sample,
+    pub clients: usize,
+    /// Commits per second from `clients` connections.
+    pub per_second: f64,
+}
+
+/// Bare single-row commits on the database at `url`.
+pub async fn commits(url: &str, clients: usize) -> anyhow::Result<Commits> {
+    let alone: CommitProbe = probe::bare_commits(url, 1, Duration::from_secs(2)).await?;
+    let many = probe::bare_commits(url, clients, Duration::from_secs(3)).await?;
+    Ok(Commits {
+        alone: Sample::new(alone.latencies),
+        clients,
+        per_second: many.per_second(),
+    })
+}

@@ -1,0 +1,228 @@
+//! `theboss-bench`: the service's figures, each printed beside the limit it is bounded by,
+//! measured in the same run on the same machine (these machines are noisy; ratios are not).
+//!
+//! Servers run as child processes of this binary (`theboss-bench serve`, the same code as
+//! `theboss-server`), so that what is measured crosses a real socket between processes.
+//! One command runs everything: `cargo run --release -p theboss-bench`.
+
+mod child;
+mod latency;
+mod limits;
+mod report;
+mod restart;
+mod stats;
+mod streams;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use theboss_bot::load::{self, LoadConfig};
+use theboss_server::store::PostgresStore;
+use tracing_subscriber::EnvFilter;
+
+use crate::report::{Backend, Report};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "theboss-bench",
+    version,
+    about = "The Boss service's benchmark: its figures beside the limits of the same machine"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Runs the game server (what `theboss-server` runs); used by the benchmark itself.
+    #[command(hide = true)]
+    Serve(theboss_server::Config),
+    /// Runs a bare tonic server (health checks only); used by the benchmark itself.
+    #[command(hide = true)]
+    Echo {
+        #[arg(long, default_value = "127.0.0.1:0")]
+        listen: SocketAddr,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Part {
+    Latency,
+    Load,
+    Streams,
+    Restart,
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    /// The PostgreSQL database to run in (a fresh schema is made for each measurement).
+    #[arg(
+        long,
+        env = "DATABASE_URL_TEST",
+        default_value = "postgres://postgres@127.0.0.1:5432/test"
+    )]
+    postgres_url: String,
+    /// Which stores to measure.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "sqlite,postgres"
+    )]
+    backends: Vec<Backend>,
+    /// Which measurements to run (all by default).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    only: Vec<Part>,
+    /// Actions timed one at a time, in games played alone.
+    #[arg(long, default_value_t = 1000)]
+    latency_actions: usize,
+    /// Concurrent 4-player games in the throughput run.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Open `WatchGame` streams in the stream soak.
+    #[arg(long, default_value_t = 10_000)]
+    streams: usize,
+    /// How long the soak holds them open, in seconds.
+    #[arg(long, default_value_t = 30)]
+    stream_secs: u64,
+    /// Unfinished games in the store at the restart.
+    #[arg(long, default_value_t = 10_000)]
+    restart_games: usize,
+}
+
+impl RunArgs {
+    fn runs(&self, part: Part) -> bool {
+        self.only.is_empty() || self.only.contains(&part)
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Serve(config)) => {
+            tracing_subscriber::fmt()
+                .with_env_filter(EnvFilter::try_new(&config.log).context("--log")?)
+                .with_writer(std::io::stderr)
+                .with_ansi(false)
+                .init();
+            theboss_server::serve(&config, theboss_server::shutdown::signal()).await?;
+            Ok(())
+        }
+        Some(Command::Echo { listen }) => {
+            tracing_subscriber::fmt()
+                .with_writer(std::io::stderr)
+                .with_ansi(false)
+                .init();
+            limits::serve_echo(listen).await
+        }
+        None => run(cli.run).await,
+    }
+}
+
+/// A fresh database of a backend: a file in a temporary directory, or a new schema.
+struct Database {
+    url: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+async fn database(backend: Backend, args: &RunArgs) -> anyhow::Result<Database> {
+    match backend {
+        Backend::Sqlite => {
+            let dir = tempfile::tempdir()?;
+            let url = format!("sqlite://{}", dir.path().join("bench.db").display());
+            Ok(Database {
+                url,
+                _dir: Some(dir),
+            })
+        }
+        Backend::Postgres => {
+            let url = PostgresStore::fresh_schema(&args.postgres_url, "theboss_bench_")
+                .await
+                .with_context(|| "PostgreSQL at --postgres-url (or DATABASE_URL_TEST)")?;
+            Ok(Database { url, _dir: None })
+        }
+    }
+}
+
+async fn server(url: &str, extra: &[&str]) -> anyhow::Result<child::Child> {
+    let mut args: Vec<String> = ["serve", "--listen", "127.0.0.1:0", "--database-url", url]
+        .map(String::from)
+        .to_vec();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    child::spawn(&args, Duration::from_secs(600)).await
+}
+
+async fn run(args: RunArgs) -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::new("warn"))
+        .with_writer(std::io::stderr)
+        .init();
+    let mut report = Report::default();
+    eprintln!("limits: bare tonic unary calls…");
+    report.echo = Some(limits::echo(2000, Duration::from_secs(3), 64).await?);
+    for &backend in &args.backends {
+        let db = database(backend, &args).await?;
+        eprintln!("{backend}: bare commits…");
+        report.backend(backend).commits = Some(limits::commits(&db.url, 16).await?);
+        if args.runs(Part::Latency) || args.runs(Part::Load) {
+            let server = server(&db.url, &[]).await?;
+            if args.runs(Part::Latency) {
+                eprintln!("{backend}: idle unary calls and one game alone…");
+                report.backend(backend).idle_unary =
+                    Some(latency::idle_unary(&server.url, 1000).await?);
+                report.backend(backend).game =
+                    Some(latency::one_game_at_a_time(&server.url, args.latency_actions).await?);
+            }
+            if args.runs(Part::Load) {
+                eprintln!("{backend}: {} concurrent games…", args.games);
+                let load = load::run(&LoadConfig {
+                    server: server.url.clone(),
+                    games: args.games,
+                    players: 4,
+                    rounds: 1,
+                })
+                .await?;
+                anyhow::ensure!(load.errors == 0, "{} load games failed", load.errors);
+                report.backend(backend).load = Some(load);
+            }
+            server.stop().await;
+        }
+        if args.runs(Part::Restart) {
+            let db = database(backend, &args).await?;
+            eprintln!(
+                "{backend}: writing {} unfinished games…",
+                args.restart_games
+            );
+            let (credentials, ids) = restart::populate(&db.url, args.restart_games).await?;
+            eprintln!("{backend}: restarting on them…");
+            report.backend(backend).restart =
+                Some(restart::measure(&db.url, credentials, &ids).await?);
+        }
+    }
+    if args.runs(Part::Streams) {
+        let db = database(Backend::Sqlite, &args).await?;
+        let period = Duration::from_secs(5);
+        let server = server(&db.url, &["--keep-alive-secs", "5"]).await?;
+        eprintln!("streams: opening {}…", args.streams);
+        report.streams = Some(
+            streams::soak(
+                &server,
+                args.streams,
+                100,
+                period,
+                Duration::from_secs(args.stream_secs),
+            )
+            .await?,
+        );
+        report.stream_period = period;
+        server.stop().await;
+    }
+    print!("{report}");
+    Ok(())
+}

@@ -1,0 +1,196 @@
+//! The table the benchmark prints: each figure of the service beside its limit from the same
+//! run, and their ratio.
+
+use std::fmt;
+use std::time::Duration;
+
+use clap::ValueEnum;
+use theboss_bot::load::LoadReport;
+
+use crate::latency::GameLatency;
+use crate::limits::{Commits, Echo};
+use crate::restart::Restart;
+use crate::stats::{Ms, P50P99, Sample, ratio};
+use crate::streams::StreamSoak;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Backend::Sqlite => "SQLite",
+            Backend::Postgres => "PostgreSQL",
+        })
+    }
+}
+
+#[derive(Default)]
+pub struct BackendReport {
+    pub commits: Option<Commits>,
+    pub idle_unary: Option<Sample>,
+    pub game: Option<GameLatency>,
+    pub load: Option<LoadReport>,
+    pub restart: Option<Restart>,
+}
+
+#[derive(Default)]
+pub struct Report {
+    pub echo: Option<Echo>,
+    pub backends: Vec<(Backend, BackendReport)>,
+    pub streams: Option<StreamSoak>,
+    pub stream_period: Duration,
+}
+
+impl Report {
+    pub fn backend(&mut self, backend: Backend) -> &mut BackendReport {
+        if let Some(i) = self.backends.iter().position(|(b, _)| *b == backend) {
+            return &mut self.backends[i].1;
+        }
+        self.backends.push((backend, BackendReport::default()));
+        &mut self.backends.last_mut().expect("just pushed").1
+    }
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.0} MiB", bytes as f64 / (1024.0 * 1024.0))
+}
+
+fn secs(d: Duration) -> String {
+    format!("{:.2} s", d.as_secs_f64())
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "\n| measure | store | figure | limit in this run | ratio |"
+        )?;
+        writeln!(f, "|---|---|---|---|---|")?;
+        let echo_p50 = self.echo.as_ref().map_or(Duration::ZERO, |e| e.rtt.p50());
+        if let Some(echo) = &self.echo {
+            writeln!(
+                f,
+                "| bare tonic unary call (limit), p50 / p99 | – | {} | – | – |",
+                P50P99(&echo.rtt)
+            )?;
+            writeln!(
+                f,
+                "| bare tonic unary calls/s, {} callers (limit) | – | {:.0} | – | – |",
+                echo.callers, echo.per_second
+            )?;
+        }
+        for (backend, r) in &self.backends {
+            let commit_p50 = r.commits.as_ref().map_or(Duration::ZERO, |c| c.alone.p50());
+            if let Some(c) = &r.commits {
+                writeln!(
+                    f,
+                    "| bare single-row commit (limit), p50 / p99 | {backend} | {} | – | – |",
+                    P50P99(&c.alone)
+                )?;
+                writeln!(
+                    f,
+                    "| bare commits/s, {} connections (limit) | {backend} | {:.0} | – | – |",
+                    c.clients, c.per_second
+                )?;
+            }
+            if let Some(idle) = &r.idle_unary {
+                writeln!(
+                    f,
+                    "| idle unary call (`GetView`), p50 / p99 | {backend} | {} | echo {} | {} |",
+                    P50P99(idle),
+                    Ms(echo_p50),
+                    ratio(idle.p50().as_secs_f64(), echo_p50.as_secs_f64())
+                )?;
+            }
+            let bound = echo_p50 + commit_p50;
+            if let Some(g) = &r.game {
+                writeln!(
+                    f,
+                    "| one game alone: `SubmitAction` → ack, p50 / p99 | {backend} | {} | echo + commit {} | {} |",
+                    P50P99(&g.ack),
+                    Ms(bound),
+                    ratio(g.ack.p50().as_secs_f64(), bound.as_secs_f64())
+                )?;
+                writeln!(
+                    f,
+                    "| one game alone: `SubmitAction` → every seat's stream, p50 / p99 | {backend} | {} | echo + commit {} | {} |",
+                    P50P99(&g.streams),
+                    Ms(bound),
+                    ratio(g.streams.p50().as_secs_f64(), bound.as_secs_f64())
+                )?;
+            }
+            if let Some(load) = &r.load {
+                let per_second = load.actions as f64 / load.elapsed.as_secs_f64().max(1e-9);
+                let commits = r.commits.as_ref().map_or(0.0, |c| c.per_second);
+                let calls = self.echo.as_ref().map_or(0.0, |e| e.per_second);
+                let limit = if commits > 0.0 && calls > 0.0 {
+                    commits.min(calls)
+                } else {
+                    commits.max(calls)
+                };
+                writeln!(
+                    f,
+                    "| {} concurrent {}-player games: persisted actions/s | {backend} | {per_second:.0} | {limit:.0} ({}) | {} |",
+                    load.games,
+                    load.players,
+                    if commits <= calls {
+                        "bare commits/s"
+                    } else {
+                        "bare unary calls/s"
+                    },
+                    ratio(per_second, limit)
+                )?;
+                let sample = Sample::new(load.latencies.clone());
+                writeln!(
+                    f,
+                    "| {} concurrent games: `SubmitAction` → every seat's stream, p50 / p99 | {backend} | {} | – | – |",
+                    load.games,
+                    P50P99(&sample)
+                )?;
+            }
+            if let Some(restart) = &r.restart {
+                writeln!(
+                    f,
+                    "| restart with {} unfinished games: first answer / {} sampled games answered | {backend} | {} / {} | target 5 s | {} |",
+                    restart.games,
+                    restart.sampled,
+                    secs(restart.first_answer),
+                    secs(restart.sample_answered),
+                    ratio(restart.sample_answered.as_secs_f64(), 5.0)
+                )?;
+            }
+        }
+        if let Some(s) = &self.streams {
+            writeln!(
+                f,
+                "| {} open `WatchGame` streams: server RSS before / open / after the hold | – | {} / {} / {} | target 1024 MiB | {} |",
+                s.streams,
+                mib(s.rss_before),
+                mib(s.rss_open),
+                mib(s.rss_end),
+                ratio(s.rss_end as f64, 1024.0 * 1024.0 * 1024.0)
+            )?;
+            writeln!(
+                f,
+                "| {} streams: keep-alive lateness p50 / p99 / max (every {}), missed | – | {} / {} / {}, {} missed | – | – |",
+                s.streams,
+                secs(self.stream_period),
+                Ms(s.lateness.p50()),
+                Ms(s.lateness.p99()),
+                Ms(s.lateness.max()),
+                s.missed
+            )?;
+            writeln!(
+                f,
+                "| {} streams opened in | – | {} | – | – |",
+                s.streams,
+                secs(s.opened_in)
+            )?;
+        }
+        Ok(())
+    }
+}

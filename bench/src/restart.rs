@@ -1,0 +1,162 @@
+//! A restart with many unfinished games in the store: how long until the server answers
+//! calls on them, and until every one of them is live again.
+
+use std::time::Duration;
+
+use theboss::v1;
+use theboss_client::{Connection, Credentials};
+use theboss_engine::GameRng;
+use theboss_server::auth::token_hash;
+use theboss_server::store::{self, Effects, NewPlayer, StoredAction, StoredGame};
+use theboss_server::table::{
+    Action, GameRecord, PlayerInfo, Settings, Status, TableState, Visibility,
+};
+
+use crate::child;
+
+const PLAYERS: usize = 4;
+const TOKEN_PREFIX: &str = "tb_restart_bench_";
+
+/// Writes `games` running 4-player games into the store at `url`, each a few turns in.
+/// Returns the credentials of one of their players and the games' ids.
+pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, Vec<String>)> {
+    let store = store::open(url).await?;
+    let mut players = Vec::new();
+    for i in 0..PLAYERS {
+        let player = PlayerInfo {
+            id: uuid::Uuid::new_v4().to_string(),
+            display_name: format!("Restart {i}"),
+            is_bot: true,
+        };
+        store
+            .create_player(&NewPlayer {
+                player: player.clone(),
+                token_hash: token_hash(&format!("{TOKEN_PREFIX}{i}")),
+                created_at: 0,
+            })
+            .await?;
+        players.push(player);
+    }
+    let mut ids = Vec::with_capacity(games);
+    let mut batch = Vec::new();
+    let mut rng = GameRng::from_seed(7);
+    for g in 0..games {
+        let record = GameRecord {
+            id: uuid::Uuid::new_v4().to_string(),
+            settings: Settings::new(PLAYERS as u8, vec![], 0, Visibility::Unlisted)?,
+            seed: g as u64,
+            created_by: players[0].id.clone(),
+            created_at: 0,
+            ladder: false,
+            series: None,
+        };
+        let mut table = TableState::new(&record.settings);
+        let mut actions = Vec::new();
+        let mut push = |action: Action, table: &mut TableState| -> anyhow::Result<()> {
+            table.apply(&record, &action)?;
+            actions.push(StoredAction {
+                seq: actions.len() as u64 + 1,
+                action,
+                player_id: None,
+                idempotency_key: None,
+                at: 0,
+            });
+            Ok(())
+        };
+        for (seat, player) in players.iter().enumerate() {
+            let join = Action::Join {
+                seat: seat as u8,
+                player: player.clone(),
+            };
+            push(join, &mut table)?;
+        }
+        // Between 0 and 30 turns in: games of every length.
+        for _ in 0..rng.below(31) {
+            let seat = table.to_move().expect("a few turns in, the game runs");
+            let turn = table.default_turn(seat).expect("a seat to move can play");
+            push(
+                Action::Turn {
+                    seat,
+                    turn,
+                    by_timeout: false,
+                },
+                &mut table,
+            )?;
+        }
+        ids.push(record.id.clone());
+        batch.push((
+            StoredGame { record, actions },
+            Effects {
+                status: Status::Running,
+                ..Effects::default()
+            },
+        ));
+        if batch.len() == 500 {
+            store.import_games(&batch).await?;
+            batch.clear();
+        }
+    }
+    store.import_games(&batch).await?;
+    let credentials = Credentials {
+        player_id: players[0].id.clone(),
+        api_token: format!("{TOKEN_PREFIX}0"),
+        display_name: players[0].display_name.clone(),
+    };
+    Ok((credentials, ids))
+}
+
+pub struct Restart {
+    pub games: usize,
+    /// Start of the process → the first `GetView` of a restored game answered.
+    pub first_answer: Duration,
+    /// Start of the process → a `GetView` of every sampled game answered.
+    pub sample_answered: Duration,
+    pub sampled: usize,
+}
+
+/// Starts a server on a store holding `ids` unfinished games and times how soon it answers.
+pub async fn measure(
+    url: &str,
+    credentials: Credentials,
+    ids: &[String],
+) -> anyhow::Result<Restart> {
+    let args = [
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--database-url",
+        url,
+        "--log",
+        "info",
+    ]
+    .map(String::from);
+    let server = child::spawn(&args, Duration::from_secs(600)).await?;
+    let connection = Connection::connect(&server.url).await?;
+    let session = connection.session(credentials);
+    // A spread of games: the first, the last, and every hundredth between.
+    let sample: Vec<&String> = ids
+        .iter()
+        .step_by((ids.len() / 100).max(1))
+        .chain(ids.last())
+        .collect();
+    let mut first_answer = None;
+    for id in &sample {
+        loop {
+            match session.view(id).await {
+                Ok(view) if view.status == v1::GameStatus::Running as i32 => break,
+                Ok(view) => anyhow::bail!("game {id} came back {:?}", view.status),
+                Err(e) if e.is_transient() => tokio::time::sleep(Duration::from_millis(5)).await,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        first_answer.get_or_insert_with(|| server.started.elapsed());
+    }
+    let sample_answered = server.started.elapsed();
+    server.stop().await;
+    Ok(Restart {
+        games: ids.len(),
+        first_answer: first_answer.unwrap_or_default(),
+        sample_answered,
+        sampled: sample.len(),
+    })
+}
