@@ -7,10 +7,9 @@ use theboss::v1;
 use theboss_client::{Connection, Credentials};
 use theboss_engine::GameRng;
 use theboss_server::auth::token_hash;
+use theboss_server::domain::{GameRecord, PlayerInfo, Settings, Status, Visibility};
 use theboss_server::store::{self, Effects, NewPlayer, StoredAction, StoredGame};
-use theboss_server::table::{
-    Action, GameRecord, PlayerInfo, Settings, Status, TableState, Visibility,
-};
+use theboss_server::table::{Action, TableState};
 
 use crate::child;
 

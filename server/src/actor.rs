@@ -9,15 +9,16 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use theboss::v1;
 use theboss_engine::{Seat, Turn, Viewer};
 use tokio::sync::{broadcast, mpsc, oneshot};
 use tokio::time::Instant;
+use tracing::Instrument;
 
+use crate::domain::{GameRecord, PlayerInfo, Status, now_micros};
 use crate::error::ApiError;
+use crate::rating;
 use crate::store::{Effects, Store, StoreError, StoredAction, StoredGame};
-use crate::table::{Action, GameRecord, PlayerInfo, Status, TableError, TableEvent, TableState};
-use crate::wire::{self, now_micros};
+use crate::table::{Action, TableError, TableEvent, TableState};
 
 /// One action's outcome, shared with every watcher.
 #[derive(Debug)]
@@ -47,37 +48,15 @@ impl Batch {
     ) -> impl Iterator<Item = (u64, &TableEvent)> {
         (self.seq_before + 1..)
             .zip(&self.events)
-            .filter(move |(_, e)| wire::visible(e, viewer, reveal_all))
+            .filter(move |(_, e)| e.visible_to(viewer, reveal_all))
     }
+}
 
-    pub fn view(&self, viewer: Viewer) -> v1::GameView {
-        wire::table_view(
-            &self.record,
-            &self.state,
-            viewer,
-            self.seq_after(),
-            self.deadline,
-        )
-    }
-
-    /// The updates of this batch a viewer may see, skipping those up to `after`.
-    pub fn updates(&self, viewer: Viewer, after: u64) -> Vec<v1::GameUpdate> {
-        let mut view = None;
-        let mut updates: Vec<v1::GameUpdate> = self
-            .visible_events(viewer, false)
-            .filter(|(seq, _)| *seq > after)
-            .map(|(seq, event)| v1::GameUpdate {
-                seq,
-                event: Some(wire::table_event_to_wire(event)),
-                view: Some(view.get_or_insert_with(|| self.view(viewer)).clone()),
-                action_complete: false,
-            })
-            .collect();
-        if let Some(last) = updates.last_mut() {
-            last.action_complete = true;
-        }
-        updates
-    }
+/// An action the actor committed, for the seat that asked for it.
+#[derive(Debug, Clone)]
+pub struct Committed {
+    pub batch: Arc<Batch>,
+    pub seat: Seat,
 }
 
 /// What a watcher starts from: the batches after its `after_seq` (or only the latest, for a
@@ -113,7 +92,7 @@ enum Command {
     },
     Submit {
         submit: Submit,
-        reply: oneshot::Sender<Result<v1::SubmitActionResponse, ApiError>>,
+        reply: oneshot::Sender<Result<Committed, ApiError>>,
     },
     Latest {
         reply: oneshot::Sender<Arc<Batch>>,
@@ -191,7 +170,7 @@ impl GameHandle {
             .await?
     }
 
-    pub async fn submit(&self, submit: Submit) -> Result<v1::SubmitActionResponse, ApiError> {
+    pub async fn submit(&self, submit: Submit) -> Result<Committed, ApiError> {
         self.ask(|reply| Command::Submit { submit, reply }).await?
     }
 
@@ -260,7 +239,8 @@ pub fn spawn(stored: StoredGame, context: Context) -> Result<GameHandle, StoreEr
     };
     actor.replay(actions)?;
     let (tx, rx) = mpsc::channel(64);
-    tokio::spawn(actor.run(rx));
+    let span = tracing::info_span!("game", game = %actor.record.id);
+    tokio::spawn(actor.run(rx).instrument(span));
     Ok(GameHandle { tx })
 }
 
@@ -276,8 +256,7 @@ impl Actor {
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
-        let id = self.record.id.clone();
-        tracing::debug!(game = %id, seq = self.seq(), "game loaded");
+        tracing::debug!(seq = self.seq(), "game loaded");
         let mut idle_since = Instant::now();
         loop {
             // Seats that forfeited are played for at once; so is a game nobody plays.
@@ -303,7 +282,7 @@ impl Actor {
                 }
             }
         }
-        tracing::debug!(game = %id, "game unloaded");
+        tracing::debug!("game unloaded");
     }
 
     async fn handle(&mut self, command: Command) {
@@ -360,7 +339,7 @@ impl Actor {
         Ok(())
     }
 
-    async fn submit(&mut self, submit: Submit) -> Result<v1::SubmitActionResponse, ApiError> {
+    async fn submit(&mut self, submit: Submit) -> Result<Committed, ApiError> {
         let seat = self
             .latest()
             .state
@@ -382,7 +361,7 @@ impl Actor {
                     "already used for a different action",
                 ));
             }
-            return Ok(self.response(n, seat));
+            return Ok(self.committed(n, seat));
         }
         if submit.expected_seq != self.seq() {
             return Err(ApiError::Stale {
@@ -391,15 +370,13 @@ impl Actor {
             });
         }
         let n = self.commit(action, Some(submit.player_id), key).await?;
-        Ok(self.response(n, seat))
+        Ok(self.committed(n, seat))
     }
 
-    /// What action `n` told its seat: the events it may see and the sequence number after.
-    fn response(&self, n: usize, seat: Seat) -> v1::SubmitActionResponse {
-        let batch = &self.batches[n];
-        v1::SubmitActionResponse {
-            updates: batch.updates(Viewer::Seat(seat), 0),
-            seq: batch.seq_after(),
+    fn committed(&self, n: usize, seat: Seat) -> Committed {
+        Committed {
+            batch: self.batches[n].clone(),
+            seat,
         }
     }
 
@@ -441,10 +418,10 @@ impl Actor {
         };
         if let Err(error) = self.commit(action, None, None).await {
             // The clock fires again on the next loop, so a store hiccup only delays it.
-            tracing::warn!(game = %self.record.id, %error, "cannot play a timed-out turn");
+            tracing::warn!(%error, "cannot play a timed-out turn");
             tokio::time::sleep(Duration::from_secs(1)).await;
         } else {
-            tracing::info!(game = %self.record.id, seat, "turn played by timeout");
+            tracing::info!(seat, "turn played by timeout");
         }
     }
 
@@ -471,7 +448,7 @@ impl Actor {
                 }
             };
             if let Err(error) = self.commit(action, None, None).await {
-                tracing::warn!(game = %self.record.id, %error, "cannot play for a forfeited seat");
+                tracing::warn!(%error, "cannot play for a forfeited seat");
                 return;
             }
         }
@@ -501,10 +478,7 @@ impl Actor {
         };
         if next.status == Status::Finished {
             effects.money = next.money();
-            if self.record.ladder {
-                effects.ratings =
-                    crate::ladder::rating_changes(&*self.store, &self.record, &next).await?;
-            }
+            effects.rated = self.rated(&next).await?;
         }
         if let Err(error) = self
             .store
@@ -519,6 +493,18 @@ impl Actor {
             return Err(error.into());
         }
         Ok(self.push(stored, events, next))
+    }
+
+    /// What the end of this game rates, if it is a ladder game: its result, or its series'.
+    async fn rated(&self, finished: &TableState) -> Result<Option<rating::Rated>, StoreError> {
+        if !self.record.ladder {
+            return Ok(None);
+        }
+        let earlier = match &self.record.series {
+            Some(series) => self.store.series_games(&series.id).await?,
+            None => Vec::new(),
+        };
+        Ok(rating::rated_outcome(&self.record, finished, &earlier))
     }
 
     /// Applies logged actions after the ones this actor has.
@@ -553,17 +539,13 @@ impl Actor {
             Err(e) => Err(e),
         };
         match result {
-            Ok(()) => {
-                tracing::warn!(game = %self.record.id, seq = self.seq(), "caught up with the store")
-            }
-            Err(error) => {
-                tracing::error!(game = %self.record.id, %error, "cannot catch up with the store")
-            }
+            Ok(()) => tracing::warn!(seq = self.seq(), "caught up with the store"),
+            Err(error) => tracing::error!(%error, "cannot catch up with the store"),
         }
     }
 
     fn push(&mut self, stored: StoredAction, events: Vec<TableEvent>, state: TableState) -> usize {
-        let limit = u128::from(self.record.settings.turn_time_limit_secs);
+        let limit = u128::from(self.record.settings.turn_time_limit_secs());
         let deadline = (limit > 0 && state.to_move().is_some()).then(|| {
             let micros = limit * self.options.clock_second.as_micros();
             stored
@@ -585,6 +567,7 @@ impl Actor {
             deadline,
         });
         let n = usize::try_from(stored.seq).expect("fits");
+        tracing::debug!(seq = n, events = batch.events.len(), "action applied");
         if let (Some(player), Some(key)) = (&stored.player_id, &stored.idempotency_key) {
             self.keys.insert((player.clone(), key.clone()), n);
         }
@@ -611,8 +594,8 @@ async fn sleep_until(at: Option<Instant>) {
 #[cfg(test)]
 pub(crate) mod fixtures {
     use super::*;
+    use crate::domain::{Settings, Visibility};
     use crate::store::NewPlayer;
-    use crate::table::{Settings, Visibility};
 
     /// Two registered players, `p0` and `p1`.
     pub async fn two_players(store: &dyn Store) -> Vec<PlayerInfo> {
@@ -671,7 +654,7 @@ pub(crate) mod fixtures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::{Settings, Visibility};
+    use crate::domain::{Settings, Visibility};
 
     #[tokio::test]
     async fn a_clock_that_ran_out_while_the_server_was_down_fires_on_restart() {
@@ -808,7 +791,7 @@ mod tests {
             turn,
         };
         assert_eq!(
-            game.submit(theirs).await.unwrap().seq,
+            game.submit(theirs).await.unwrap().batch.seq_after(),
             caught_up.seq_after()
         );
     }

@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex};
 use sha2::{Digest, Sha256};
 use tonic::metadata::MetadataMap;
 
+use crate::domain::PlayerInfo;
 use crate::error::ApiError;
 use crate::store::Store;
-use crate::table::PlayerInfo;
 
 const TOKEN_PREFIX: &str = "tb_";
 

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use tokio::sync::{Mutex, mpsc};
 
 use crate::actor::{self, ActorOptions, Context, GameHandle};
+use crate::domain::GameRecord;
 use crate::error::ApiError;
 use crate::store::{Store, StoreError, StoredGame};
-use crate::table::GameRecord;
 
 pub struct Games {
     context: Context,

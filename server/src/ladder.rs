@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 
 use theboss_engine::Seat;
 use tokio::sync::{mpsc, oneshot};
+use tracing::Instrument;
 
+use crate::domain::now_micros;
+use crate::domain::{GameRecord, PlayerInfo, SeriesRef, Settings, Status, Visibility};
 use crate::error::ApiError;
 use crate::games::Games;
-use crate::rating::{self, Rating};
-use crate::store::{RatingChange, SeriesRecord, Store, StoreError};
-use crate::table::{GameRecord, PlayerInfo, SeriesRef, Settings, Status, TableState, Visibility};
-use crate::wire::now_micros;
+use crate::store::{SeriesRecord, Store, StoreError};
 
 /// What a waiting request hears.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,7 +79,11 @@ impl Ladder {
             last_opponents: HashMap::new(),
             rematch_grace,
         };
-        tokio::spawn(matchmaker.run(rx, game_over));
+        tokio::spawn(
+            matchmaker
+                .run(rx, game_over)
+                .instrument(tracing::info_span!("matchmaker")),
+        );
         Ladder { tx }
     }
 
@@ -382,79 +386,6 @@ impl Matchmaker {
         }
         Ok(())
     }
-}
-
-/// Places of the seats from a finished game's standings: winners share first place, the
-/// others follow the standings' order (money, then the rules' tie-breaks).
-fn places(state: &TableState) -> Vec<usize> {
-    let game = state.game.as_ref().expect("a finished table has a game");
-    let outcome = game.outcome().expect("the game is over");
-    let mut places = vec![0; usize::from(game.players())];
-    for (i, standing) in outcome.standings.iter().enumerate() {
-        places[usize::from(standing.seat)] = if outcome.winners.contains(&standing.seat) {
-            1
-        } else {
-            i + 1
-        };
-    }
-    places
-}
-
-/// The rating changes a ladder game's end causes, for the actor to commit with the game's
-/// last action: the game's own, or its series' once the series' last game ends (ranked on
-/// the series' total money). `state` is the table after the last action.
-pub async fn rating_changes(
-    store: &dyn Store,
-    record: &GameRecord,
-    state: &TableState,
-) -> Result<Vec<RatingChange>, StoreError> {
-    let n = record.settings.players;
-    let seats: Vec<String> = state
-        .seats
-        .iter()
-        .map(|p| p.as_ref().map(|p| p.id.clone()).unwrap_or_default())
-        .collect();
-    let (players, places) = match &record.series {
-        None => (seats, places(state)),
-        Some(series) if series.index + 1 < n => return Ok(Vec::new()),
-        Some(series) => {
-            let mut totals: HashMap<String, u64> = HashMap::new();
-            for game in store.series_games(&series.id).await? {
-                if game.game_id == record.id {
-                    continue;
-                }
-                if game.status != Status::Finished {
-                    // An aborted game voids the series.
-                    return Ok(Vec::new());
-                }
-                for (player, money) in game.seats.iter().zip(&game.money) {
-                    *totals.entry(player.clone()).or_default() += u64::from(*money);
-                }
-            }
-            for (player, money) in seats.iter().zip(state.money()) {
-                *totals.entry(player.clone()).or_default() += u64::from(money);
-            }
-            let scores: Vec<u64> = seats.iter().map(|p| totals[p]).collect();
-            (seats, rating::ranks_by_score(&scores))
-        }
-    };
-    let mut changes = Vec::new();
-    for category in [n, 0] {
-        let mut before = Vec::with_capacity(players.len());
-        for player in &players {
-            before.push(store.rating(player, category).await?.unwrap_or_default());
-        }
-        let after = rating::rate(&before, &places);
-        changes.extend(players.iter().zip(before).zip(after).map(
-            |((player, before), after): ((&String, Rating), Rating)| RatingChange {
-                player_id: player.clone(),
-                players: category,
-                before,
-                after,
-            },
-        ));
-    }
-    Ok(changes)
 }
 
 #[cfg(test)]

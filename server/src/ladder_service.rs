@@ -10,11 +10,12 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use crate::auth::Authenticator;
+use crate::domain::now_micros;
 use crate::error::ApiError;
 use crate::ladder::{Ladder, Match, Notice};
 use crate::rating::Rating;
 use crate::store::Store;
-use crate::wire::{now_micros, timestamp};
+use crate::wire::timestamp;
 
 pub struct Service {
     store: Arc<dyn Store>,

@@ -13,6 +13,7 @@
 pub mod actor;
 pub mod auth;
 pub mod config;
+pub mod domain;
 pub mod error;
 pub mod games;
 pub mod ladder;

@@ -12,12 +12,13 @@ use tonic::{Request, Response, Status};
 
 use crate::actor::{GameHandle, Submit};
 use crate::auth::{self, Authenticator};
+use crate::domain::now_micros;
+use crate::domain::{GameRecord, PlayerInfo};
 use crate::error::ApiError;
 use crate::games::Games;
 use crate::store::{GameQuery, NewPlayer, Store};
-use crate::table::{GameRecord, PlayerInfo};
 use crate::watch::{self, WatchItem};
-use crate::wire::{self, now_micros};
+use crate::wire;
 
 const MAX_NAME_CHARS: usize = 32;
 const MAX_IDEMPOTENCY_KEY_BYTES: usize = 128;
@@ -47,8 +48,11 @@ impl Service {
         }
     }
 
+    /// Who calls, also noted on the call's span.
     async fn caller<T>(&self, request: &Request<T>) -> Result<PlayerInfo, ApiError> {
-        self.auth.player(request.metadata()).await
+        let player = self.auth.player(request.metadata()).await?;
+        tracing::Span::current().record("player", player.id.as_str());
+        Ok(player)
     }
 
     /// Runs `f` on a game's actor, once more if the actor stopped in between (a finished
@@ -99,39 +103,54 @@ fn random_seed() -> u64 {
 type RpcResult<T> = Result<Response<T>, Status>;
 
 fn reply<T>(result: Result<T, ApiError>) -> RpcResult<T> {
-    result.map(Response::new).map_err(Status::from)
+    match result {
+        Ok(answer) => {
+            tracing::debug!("answered");
+            Ok(Response::new(answer))
+        }
+        Err(error) => {
+            let status = Status::from(error);
+            tracing::debug!(code = ?status.code(), message = status.message(), "refused");
+            Err(status)
+        }
+    }
 }
 
 #[tonic::async_trait]
 impl GameService for Service {
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "Register", player = tracing::field::Empty))]
     async fn register(
         &self,
         request: Request<v1::RegisterRequest>,
     ) -> RpcResult<v1::RegisterResponse> {
-        reply(async {
-            let request = request.into_inner();
-            let player = PlayerInfo {
-                id: uuid::Uuid::new_v4().to_string(),
-                display_name: checked_name(&request.display_name)?,
-                is_bot: request.is_bot,
-            };
-            let token = auth::new_token();
-            self.store
-                .create_player(&NewPlayer {
-                    player: player.clone(),
-                    token_hash: auth::token_hash(&token),
-                    created_at: now_micros(),
+        reply(
+            async {
+                let request = request.into_inner();
+                let player = PlayerInfo {
+                    id: uuid::Uuid::new_v4().to_string(),
+                    display_name: checked_name(&request.display_name)?,
+                    is_bot: request.is_bot,
+                };
+                let token = auth::new_token();
+                self.store
+                    .create_player(&NewPlayer {
+                        player: player.clone(),
+                        token_hash: auth::token_hash(&token),
+                        created_at: now_micros(),
+                    })
+                    .await?;
+                tracing::Span::current().record("player", player.id.as_str());
+                tracing::info!(name = %player.display_name, bot = player.is_bot, "registered");
+                Ok(v1::RegisterResponse {
+                    player_id: player.id,
+                    api_token: token,
                 })
-                .await?;
-            tracing::info!(player = %player.id, name = %player.display_name, bot = player.is_bot, "registered");
-            Ok(v1::RegisterResponse {
-                player_id: player.id,
-                api_token: token,
-            })
-        }
-        .await)
+            }
+            .await,
+        )
     }
 
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "CreateGame", player = tracing::field::Empty, game = tracing::field::Empty))]
     async fn create_game(
         &self,
         request: Request<v1::CreateGameRequest>,
@@ -150,7 +169,8 @@ impl GameService for Service {
                     series: None,
                 };
                 let game_id = record.id.clone();
-                tracing::info!(game = %game_id, players = record.settings.players, "game created");
+                tracing::Span::current().record("game", game_id.as_str());
+                tracing::info!(players = record.settings.players(), "game created");
                 self.games.create(record).await?;
                 Ok(v1::CreateGameResponse { game_id })
             }
@@ -158,6 +178,7 @@ impl GameService for Service {
         )
     }
 
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "JoinGame", game = %request.get_ref().game_id, player = tracing::field::Empty))]
     async fn join_game(
         &self,
         request: Request<v1::JoinGameRequest>,
@@ -185,6 +206,7 @@ impl GameService for Service {
         )
     }
 
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "LeaveGame", game = %request.get_ref().game_id, player = tracing::field::Empty))]
     async fn leave_game(
         &self,
         request: Request<v1::LeaveGameRequest>,
@@ -203,6 +225,7 @@ impl GameService for Service {
         )
     }
 
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "ListGames", player = tracing::field::Empty))]
     async fn list_games(
         &self,
         request: Request<v1::ListGamesRequest>,
@@ -243,6 +266,7 @@ impl GameService for Service {
         )
     }
 
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetView", game = %request.get_ref().game_id, player = tracing::field::Empty))]
     async fn get_view(
         &self,
         request: Request<v1::GetViewRequest>,
@@ -257,7 +281,7 @@ impl GameService for Service {
                     .await?;
                 let viewer = wire::viewer_of(&latest.state, &player.id);
                 Ok(v1::GetViewResponse {
-                    view: Some(latest.view(viewer)),
+                    view: Some(wire::batch_view(&latest, viewer)),
                 })
             }
             .await,
@@ -266,6 +290,7 @@ impl GameService for Service {
 
     type WatchGameStream = ReceiverStream<WatchItem>;
 
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "WatchGame", game = %request.get_ref().game_id, player = tracing::field::Empty))]
     async fn watch_game(
         &self,
         request: Request<v1::WatchGameRequest>,
@@ -298,6 +323,7 @@ impl GameService for Service {
         )
     }
 
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "SubmitAction", game = %request.get_ref().game_id, player = tracing::field::Empty))]
     async fn submit_action(
         &self,
         request: Request<v1::SubmitActionRequest>,
@@ -318,16 +344,19 @@ impl GameService for Service {
                     idempotency_key: request.idempotency_key,
                     turn: wire::turn_from_wire(request.action.as_ref())?,
                 };
-                self.on_game(&request.game_id, |game| {
-                    let submit = submit.clone();
-                    async move { game.submit(submit).await }
-                })
-                .await
+                let committed = self
+                    .on_game(&request.game_id, |game| {
+                        let submit = submit.clone();
+                        async move { game.submit(submit).await }
+                    })
+                    .await?;
+                Ok(wire::submit_response(&committed))
             }
             .await,
         )
     }
 
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetHistory", game = %request.get_ref().game_id, player = tracing::field::Empty))]
     async fn get_history(
         &self,
         request: Request<v1::GetHistoryRequest>,

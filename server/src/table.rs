@@ -5,133 +5,13 @@
 //! define it completely, and [`TableState::apply`] is the only way it changes. This module is
 //! synchronous and does no IO, so the actor, the restore path and tests all share it.
 
-use theboss_engine::{City, ConfigError, Game, GameConfig, LoggedEvent, RuleError, Seat, Turn};
+use theboss_engine::{Game, LoggedEvent, RuleError, Seat, Turn, Viewer};
 use thiserror::Error;
+
+use crate::domain::{GameRecord, PlayerInfo, Settings, Status};
 
 /// Seats that time out this many turns in a row forfeit (ladder rule, issue #6).
 pub const TIMEOUTS_TO_FORFEIT: u32 = 3;
-
-/// A registered player.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlayerInfo {
-    pub id: String,
-    pub display_name: String,
-    pub is_bot: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Status {
-    #[default]
-    Open,
-    Running,
-    Finished,
-    Aborted,
-}
-
-impl Status {
-    pub const ALL: [Status; 4] = [
-        Status::Open,
-        Status::Running,
-        Status::Finished,
-        Status::Aborted,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Open => "open",
-            Status::Running => "running",
-            Status::Finished => "finished",
-            Status::Aborted => "aborted",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Status> {
-        Status::ALL.into_iter().find(|status| status.as_str() == s)
-    }
-
-    pub fn is_over(self) -> bool {
-        matches!(self, Status::Finished | Status::Aborted)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Visibility {
-    Public,
-    Unlisted,
-}
-
-impl Visibility {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Visibility::Public => "public",
-            Visibility::Unlisted => "unlisted",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Visibility> {
-        [Visibility::Public, Visibility::Unlisted]
-            .into_iter()
-            .find(|v| v.as_str() == s)
-    }
-}
-
-/// Settings fixed at creation. `cities` is the validated set, never empty.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Settings {
-    pub players: u8,
-    pub cities: Vec<City>,
-    pub turn_time_limit_secs: u32,
-    pub visibility: Visibility,
-}
-
-impl Settings {
-    /// Checks the players and cities against the rules; an empty city list means the
-    /// rulebook's default for the player count.
-    pub fn new(
-        players: u8,
-        cities: Vec<City>,
-        turn_time_limit_secs: u32,
-        visibility: Visibility,
-    ) -> Result<Settings, ConfigError> {
-        let mut config = GameConfig::new(players, 0);
-        if !cities.is_empty() {
-            config = config.with_cities(cities);
-        }
-        let setup = config.validate()?;
-        Ok(Settings {
-            players,
-            cities: setup.cities().to_vec(),
-            turn_time_limit_secs,
-            visibility,
-        })
-    }
-
-    pub fn engine_config(&self, seed: u64) -> GameConfig {
-        GameConfig::new(self.players, seed).with_cities(self.cities.clone())
-    }
-}
-
-/// What the store keeps of a game besides its action log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameRecord {
-    pub id: String,
-    pub settings: Settings,
-    pub seed: u64,
-    pub created_by: String,
-    /// Microseconds since the Unix epoch.
-    pub created_at: i64,
-    pub ladder: bool,
-    /// Set for the games of a duplicate series.
-    pub series: Option<SeriesRef>,
-}
-
-/// A game's place in a duplicate series: the same seed once per seat rotation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SeriesRef {
-    pub id: String,
-    /// 0-based; the series has as many games as players.
-    pub index: u8,
-}
 
 /// Everything that changes a table, in the order it happened. Its stored form is
 /// `store::format`'s business, not a derive's: renaming anything here changes no stored game.
@@ -173,6 +53,17 @@ pub enum TableEvent {
     Aborted {
         reason: String,
     },
+}
+
+impl TableEvent {
+    /// Whether a viewer may see the event: game events by their visibility, table events
+    /// always; once the game is over, everything (`reveal_all`).
+    pub fn visible_to(&self, viewer: Viewer, reveal_all: bool) -> bool {
+        match self {
+            TableEvent::Game { event, .. } => reveal_all || event.visible_to(viewer),
+            _ => true,
+        }
+    }
 }
 
 /// Why an action does not apply. The table is unchanged.
@@ -226,7 +117,7 @@ pub struct TableState {
 
 impl TableState {
     pub fn new(settings: &Settings) -> TableState {
-        let n = usize::from(settings.players);
+        let n = usize::from(settings.players());
         TableState {
             seats: vec![None; n],
             game: None,
@@ -390,6 +281,7 @@ impl TableState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::Visibility;
 
     fn record(players: u8) -> GameRecord {
         GameRecord {

@@ -12,8 +12,11 @@ use tokio::sync::watch as signal;
 use tokio::sync::{broadcast, mpsc};
 use tonic::Status;
 
+use tracing::Instrument;
+
 use crate::actor::{Batch, GameHandle, Subscription};
-use crate::wire::{self, now_micros};
+use crate::domain::now_micros;
+use crate::wire;
 
 pub type WatchItem = Result<v1::WatchGameResponse, Status>;
 
@@ -28,19 +31,30 @@ pub fn spawn(
     stopping: signal::Receiver<bool>,
 ) -> mpsc::Receiver<WatchItem> {
     let (tx, rx) = mpsc::channel(32);
-    tokio::spawn(async move {
-        let mut watcher = Watcher {
-            tx,
-            player_id,
-            last_seq: 0,
-        };
-        if let Err(Closed) = watcher
-            .run(game, subscription, after_seq, keep_alive, stopping)
-            .await
-        {
-            tracing::debug!("watcher went away");
+    let span = tracing::info_span!(
+        "watch",
+        game = %subscription.latest.record.id,
+        player = %player_id,
+        after_seq = ?after_seq
+    );
+    tokio::spawn(
+        async move {
+            let mut watcher = Watcher {
+                tx,
+                player_id,
+                last_seq: 0,
+            };
+            tracing::debug!("watching");
+            match watcher
+                .run(game, subscription, after_seq, keep_alive, stopping)
+                .await
+            {
+                Ok(()) => tracing::debug!(seq = watcher.last_seq, "stream ended"),
+                Err(Closed) => tracing::debug!(seq = watcher.last_seq, "watcher went away"),
+            }
         }
-    });
+        .instrument(span),
+    );
     rx
 }
 
@@ -71,7 +85,7 @@ impl Watcher {
     /// Sends a batch's updates past `last_seq`. Returns whether the game is over.
     async fn forward(&mut self, batch: &Batch) -> Result<bool, Closed> {
         if batch.seq_after() > self.last_seq {
-            for update in batch.updates(self.viewer(batch), self.last_seq) {
+            for update in wire::batch_updates(batch, self.viewer(batch), self.last_seq) {
                 self.send(Message::Update(update)).await?;
             }
             self.last_seq = batch.seq_after();
@@ -94,8 +108,11 @@ impl Watcher {
         } = subscription;
         match after_seq {
             None => {
-                self.send(Message::Snapshot(latest.view(self.viewer(&latest))))
-                    .await?;
+                self.send(Message::Snapshot(wire::batch_view(
+                    &latest,
+                    self.viewer(&latest),
+                )))
+                .await?;
                 self.last_seq = latest.seq_after();
                 if latest.state.status.is_over() {
                     return Ok(());

@@ -3,18 +3,17 @@
 //! this module only adds what the server knows on top (ids, seats' players, sequence
 //! numbers, deadlines, clocks).
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, UNIX_EPOCH};
 
 use theboss::convert::{self, city_from_wire, city_to_wire, event_to_wire, view_to_wire};
 use theboss::v1;
 use theboss_engine::{Seat, Viewer};
 
+use crate::actor::{Batch, Committed};
+use crate::domain::{GameRecord, PlayerInfo, Settings, SettingsError, Status, Visibility};
 use crate::error::ApiError;
 use crate::store::GameListing;
-use crate::table::{GameRecord, PlayerInfo, Settings, Status, TableEvent, TableState, Visibility};
-
-/// The longest turn time limit a game may set: one day.
-pub const MAX_TURN_TIME_LIMIT_SECS: u32 = 86_400;
+use crate::table::{TableEvent, TableState};
 
 /// The page size a listing request asks for: 0 means 20, at most 100.
 pub fn page_size(requested: u32) -> Result<u32, ApiError> {
@@ -25,15 +24,6 @@ pub fn page_size(requested: u32) -> Result<u32, ApiError> {
         n if n > MAX => Err(ApiError::invalid("page_size", format!("at most {MAX}"))),
         n => Ok(n),
     }
-}
-
-pub fn now_micros() -> i64 {
-    micros(SystemTime::now())
-}
-
-pub fn micros(time: SystemTime) -> i64 {
-    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
-    i64::try_from(since.as_micros()).unwrap_or(i64::MAX)
 }
 
 pub fn timestamp(micros: i64) -> prost_types::Timestamp {
@@ -65,14 +55,14 @@ pub fn status_from_wire(value: i32, field: &str) -> Result<Status, ApiError> {
 
 pub fn settings_to_wire(settings: &Settings) -> v1::GameSettings {
     v1::GameSettings {
-        players: u32::from(settings.players),
+        players: u32::from(settings.players()),
         cities: settings
-            .cities
+            .cities()
             .iter()
             .map(|&c| city_to_wire(c) as i32)
             .collect(),
-        turn_time_limit_seconds: settings.turn_time_limit_secs,
-        visibility: match settings.visibility {
+        turn_time_limit_seconds: settings.turn_time_limit_secs(),
+        visibility: match settings.visibility() {
             Visibility::Public => v1::Visibility::Public,
             Visibility::Unlisted => v1::Visibility::Unlisted,
         } as i32,
@@ -100,12 +90,6 @@ pub fn settings_from_wire(settings: Option<&v1::GameSettings>) -> Result<Setting
         .enumerate()
         .map(|(i, &c)| city_from_wire(c, &format!("settings.cities[{i}]")))
         .collect::<Result<Vec<_>, _>>()?;
-    if settings.turn_time_limit_seconds > MAX_TURN_TIME_LIMIT_SECS {
-        return Err(ApiError::invalid(
-            "settings.turn_time_limit_seconds",
-            format!("at most {MAX_TURN_TIME_LIMIT_SECS} seconds"),
-        ));
-    }
     let visibility = match v1::Visibility::try_from(settings.visibility) {
         Ok(v1::Visibility::Unspecified | v1::Visibility::Public) => Visibility::Public,
         Ok(v1::Visibility::Unlisted) => Visibility::Unlisted,
@@ -122,7 +106,12 @@ pub fn settings_from_wire(settings: Option<&v1::GameSettings>) -> Result<Setting
         settings.turn_time_limit_seconds,
         visibility,
     )
-    .map_err(|e| ApiError::invalid("settings.cities", e.to_string()))
+    .map_err(|e| match e {
+        SettingsError::TurnTimeLimit(_) => {
+            ApiError::invalid("settings.turn_time_limit_seconds", e.to_string())
+        }
+        SettingsError::Rules(_) => ApiError::invalid("settings.cities", e.to_string()),
+    })
 }
 
 pub fn player_to_wire(seat: Seat, player: &PlayerInfo) -> v1::SeatPlayer {
@@ -157,7 +146,7 @@ pub fn table_view(
                 Viewer::Seat(s) => Some(u32::from(s)),
                 Viewer::Spectator => None,
             },
-            seats: (0..record.settings.players)
+            seats: (0..record.settings.players())
                 .map(|seat| v1::SeatView {
                     seat: u32::from(seat),
                     ..Default::default()
@@ -211,12 +200,45 @@ pub fn table_event_to_wire(event: &TableEvent) -> v1::GameEvent {
     v1::GameEvent { kind: Some(kind) }
 }
 
-/// Whether a viewer may see an event: game events by their visibility, table events always;
-/// once the game is over, everything (`reveal_all`).
-pub fn visible(event: &TableEvent, viewer: Viewer, reveal_all: bool) -> bool {
-    match event {
-        TableEvent::Game { event, .. } => reveal_all || event.visible_to(viewer),
-        _ => true,
+/// A viewer's view of the table right after a batch.
+pub fn batch_view(batch: &Batch, viewer: Viewer) -> v1::GameView {
+    table_view(
+        &batch.record,
+        &batch.state,
+        viewer,
+        batch.seq_after(),
+        batch.deadline,
+    )
+}
+
+/// The updates of a batch a viewer may see, skipping those up to `after`; they share the
+/// view after the whole action, and the last one completes it.
+pub fn batch_updates(batch: &Batch, viewer: Viewer, after: u64) -> Vec<v1::GameUpdate> {
+    let mut view = None;
+    let mut updates: Vec<v1::GameUpdate> = batch
+        .visible_events(viewer, false)
+        .filter(|(seq, _)| *seq > after)
+        .map(|(seq, event)| v1::GameUpdate {
+            seq,
+            event: Some(table_event_to_wire(event)),
+            view: Some(
+                view.get_or_insert_with(|| batch_view(batch, viewer))
+                    .clone(),
+            ),
+            action_complete: false,
+        })
+        .collect();
+    if let Some(last) = updates.last_mut() {
+        last.action_complete = true;
+    }
+    updates
+}
+
+/// What an action tells the seat that sent it: the events it may see, and the seq after.
+pub fn submit_response(committed: &Committed) -> v1::SubmitActionResponse {
+    v1::SubmitActionResponse {
+        updates: batch_updates(&committed.batch, Viewer::Seat(committed.seat), 0),
+        seq: committed.batch.seq_after(),
     }
 }
 

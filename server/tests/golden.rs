@@ -59,7 +59,7 @@ fn replay(stored: &StoredGame) -> (GameFacts, Effects) {
     }
     let facts = GameFacts {
         game_id: stored.record.id.clone(),
-        players: stored.record.settings.players,
+        players: stored.record.settings.players(),
         ladder: stored.record.ladder,
         status: table.status.as_str().to_string(),
         actions: stored.actions.len() as u64,
@@ -76,7 +76,7 @@ fn replay(stored: &StoredGame) -> (GameFacts, Effects) {
         } else {
             vec![]
         },
-        ratings: vec![],
+        rated: None,
     };
     (facts, effects)
 }

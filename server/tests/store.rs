@@ -3,14 +3,12 @@
 use std::sync::Arc;
 
 use theboss_engine::{City, Turn};
-use theboss_server::rating::Rating;
+use theboss_server::domain::{GameRecord, PlayerInfo, SeriesRef, Settings, Status, Visibility};
+use theboss_server::rating::{self, Rated, Rating};
 use theboss_server::store::{
-    Effects, GameQuery, NewPlayer, RatingChange, SeriesRecord, Store, StoreError, StoredAction,
-    StoredGame,
+    Effects, GameQuery, NewPlayer, SeriesRecord, Store, StoreError, StoredAction, StoredGame,
 };
-use theboss_server::table::{
-    Action, GameRecord, PlayerInfo, SeriesRef, Settings, Status, Visibility,
-};
+use theboss_server::table::Action;
 use theboss_server::testing;
 
 fn player(n: u32) -> NewPlayer {
@@ -58,12 +56,91 @@ fn effects(status: Status) -> Effects {
     }
 }
 
+/// Games ending at the same moment, all with one player in them: every one of them counts,
+/// each rated from the rating the one before it left (none read a stale rating).
+async fn ratings_of_games_ending_at_once_all_count(store: Arc<dyn Store>) {
+    const GAMES: u32 = 12;
+    let hub = player(60);
+    store.create_player(&hub).await.unwrap();
+    let mut ready = Vec::new();
+    for i in 0..GAMES {
+        let opponent = player(61 + i);
+        store.create_player(&opponent).await.unwrap();
+        let mut record = game(60 + i, &hub.player.id, Visibility::Public);
+        record.ladder = true;
+        store.create_game(&record).await.unwrap();
+        for (seq, seat, who) in [(1, 0, &hub), (2, 1, &opponent)] {
+            store
+                .append_action(&record.id, &join(seq, seat, who), &effects(Status::Running))
+                .await
+                .unwrap();
+        }
+        ready.push((record.id, opponent));
+    }
+    let mut endings = Vec::new();
+    for (i, (game_id, opponent)) in ready.into_iter().enumerate() {
+        let (store, hub_id) = (store.clone(), hub.player.id.clone());
+        endings.push(tokio::spawn(async move {
+            let end = StoredAction {
+                seq: 3,
+                action: Action::Abort {
+                    reason: "decided".into(),
+                },
+                player_id: None,
+                idempotency_key: None,
+                at: 10_000 + i as i64,
+            };
+            let effects = Effects {
+                status: Status::Finished,
+                winners: vec![0],
+                money: vec![5, 1],
+                rated: Some(Rated {
+                    players: vec![hub_id, opponent.player.id.clone()],
+                    places: vec![1, 2],
+                }),
+            };
+            store.append_action(&game_id, &end, &effects).await
+        }));
+    }
+    for ending in endings {
+        ending.await.unwrap().expect("every game's end commits");
+    }
+    let mine = store.player_ratings(&hub.player.id).await.unwrap().unwrap();
+    for (category, rating) in &mine.ratings {
+        assert_eq!(
+            rating.games, GAMES,
+            "category {category}: every game counted"
+        );
+    }
+    // Each category's history is one chain from a fresh rating to the current one.
+    for (category, current) in &mine.ratings {
+        let mut steps: Vec<(Rating, Rating)> = mine
+            .history
+            .iter()
+            .filter(|h| h.players == *category)
+            .map(|h| (h.before, h.after))
+            .collect();
+        assert_eq!(steps.len(), GAMES as usize);
+        let mut at = Rating::default();
+        while !steps.is_empty() {
+            let next = steps
+                .iter()
+                .position(|(before, _)| before.mu == at.mu && before.sigma == at.sigma)
+                .unwrap_or_else(|| panic!("category {category}: no game was rated from {at:?}"));
+            at = steps.remove(next).1;
+        }
+        assert_eq!((at.mu, at.sigma), (current.mu, current.sigma));
+    }
+}
+
 async fn suite(store: Arc<dyn Store>) {
     players_are_found_by_token_hash(&*store).await;
     games_round_trip_with_their_log(&*store).await;
     listing_filters_and_pages(&*store).await;
     ladder_series_and_ratings(&*store).await;
     imported_games_load_and_list_like_played_ones(&*store).await;
+    // Last: it adds players to the leaderboard the tests above count.
+    ratings_of_games_ending_at_once_all_count(store).await;
 }
 
 async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
@@ -94,7 +171,7 @@ async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
         status: Status::Finished,
         winners: vec![1],
         money: vec![3, 8],
-        ratings: vec![],
+        rated: None,
     };
     store
         .import_games(&[
@@ -187,27 +264,9 @@ async fn ladder_series_and_ratings(store: &dyn Store) {
 
     // The game ends, with ratings, in one transaction.
     let fresh = Rating::default();
-    let better = Rating {
-        mu: 27.0,
-        sigma: 7.5,
-        games: 1,
-    };
-    let worse = Rating {
-        mu: 23.0,
-        sigma: 7.5,
-        games: 1,
-    };
-    let ratings = [(&a, better), (&b, worse)]
-        .iter()
-        .flat_map(|(p, after)| {
-            [2u8, 0].map(|players| RatingChange {
-                player_id: p.player.id.clone(),
-                players,
-                before: fresh,
-                after: *after,
-            })
-        })
-        .collect();
+    let rated = rating::rate(&[fresh, fresh], &[1, 2]);
+    let (better, worse) = (rated[0], rated[1]);
+    assert!(better.mu > worse.mu && better.games == 1);
     let end = StoredAction {
         seq: 3,
         action: Action::Abort {
@@ -225,7 +284,10 @@ async fn ladder_series_and_ratings(store: &dyn Store) {
                 status: Status::Finished,
                 winners: vec![0],
                 money: vec![12, 8],
-                ratings,
+                rated: Some(Rated {
+                    players: vec![a.player.id.clone(), b.player.id.clone()],
+                    places: vec![1, 2],
+                }),
             },
         )
         .await
@@ -318,7 +380,7 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
                 status: Status::Finished,
                 winners: vec![0, 1],
                 money: vec![7, 9],
-                ratings: vec![],
+                rated: None,
             },
         )
         .await

@@ -9,7 +9,8 @@
 
 use theboss_engine::{Card, City, Face, Location, Placement, Sanction, Turn};
 
-use crate::table::{Action, PlayerInfo};
+use crate::domain::PlayerInfo;
+use crate::table::Action;
 
 /// The format new rows are written in.
 pub const CURRENT: i16 = 1;

@@ -10,15 +10,19 @@
 pub mod format;
 mod postgres;
 pub mod probe;
+mod queries;
 mod rows;
+mod sql;
 mod sqlite;
 
 use async_trait::async_trait;
 use theboss_engine::Seat;
 use thiserror::Error;
 
-use crate::rating::Rating;
-use crate::table::{Action, GameRecord, PlayerInfo, SeriesRef, Status};
+use crate::domain::SeriesGame;
+use crate::domain::{GameRecord, PlayerInfo, SeriesRef, Status};
+use crate::rating::{Rated, Rating};
+use crate::table::Action;
 
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
@@ -67,18 +71,10 @@ pub struct Effects {
     pub winners: Vec<Seat>,
     /// Final money by seat, once the game is over.
     pub money: Vec<u32>,
-    /// Rating updates of a ladder game's (or series') end.
-    pub ratings: Vec<RatingChange>,
-}
-
-/// One player's rating in one category moving with a rated game.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RatingChange {
-    pub player_id: String,
-    /// The player count the rating is for; 0 for overall.
-    pub players: u8,
-    pub before: Rating,
-    pub after: Rating,
+    /// A ladder game's (or series') result to rate: the store reads the players' ratings,
+    /// rates and writes them in the action's transaction, with their rows locked, so that
+    /// two games ending at once both count.
+    pub rated: Option<Rated>,
 }
 
 /// One entry of a player's rating history.
@@ -107,18 +103,6 @@ pub struct SeriesRecord {
     pub players: Vec<String>,
     pub seed: u64,
     pub created_at: i64,
-}
-
-/// One game of a series as the store knows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SeriesGame {
-    pub game_id: String,
-    pub index: u8,
-    pub status: Status,
-    /// Player ids by seat.
-    pub seats: Vec<String>,
-    /// Final money by seat (empty until finished).
-    pub money: Vec<u32>,
 }
 
 /// An unfinished ladder game a player sits in.

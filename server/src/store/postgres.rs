@@ -7,7 +7,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use sqlx::postgres::PgPoolOptions;
 
 use super::StoreError;
-use super::rows::{self, sql_store};
+use super::sql::sql_store;
+use super::{queries, rows};
 
 pub struct PostgresStore {
     pool: sqlx::PgPool,
@@ -24,6 +25,12 @@ impl PostgresStore {
         sqlx::migrate!("migrations/postgres").run(&pool).await?;
         Ok(PostgresStore { pool })
     }
+}
+
+impl PostgresStore {
+    const BEGIN_WRITE: &'static str = "BEGIN";
+    /// Rows read to be written back are locked until the transaction ends.
+    const LOCK_ROW: &'static str = " FOR UPDATE";
 }
 
 sql_store!(PostgresStore, sqlx::Postgres);

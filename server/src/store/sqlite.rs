@@ -8,7 +8,8 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use super::StoreError;
-use super::rows::{self, sql_store};
+use super::sql::sql_store;
+use super::{queries, rows};
 
 pub struct SqliteStore {
     pool: sqlx::SqlitePool,
@@ -24,6 +25,14 @@ impl SqliteStore {
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
         Ok(SqliteStore { pool })
     }
+}
+
+impl SqliteStore {
+    /// Writers take the database's write lock when they begin, so that what they read in the
+    /// transaction (e.g. ratings) is still true when they write.
+    const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
+    /// Rows need no lock of their own: a writer holds the whole database.
+    const LOCK_ROW: &'static str = "";
 }
 
 /// How the store opens a `sqlite://path` URL: created if missing, WAL, every commit synced.

@@ -1,0 +1,206 @@
+//! The server's domain values, shared by every module: players, game statuses, a game's
+//! settings (validated once, at creation, and immutable after) and its record. Nothing here
+//! knows about the wire, the database or the engine's inner workings.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use theboss_engine::{City, ConfigError, GameConfig};
+
+/// The longest turn time limit a game may set: one day.
+pub const MAX_TURN_TIME_LIMIT_SECS: u32 = 86_400;
+
+/// Now, in microseconds since the Unix epoch: how the server stamps times.
+pub fn now_micros() -> i64 {
+    micros(SystemTime::now())
+}
+
+pub fn micros(time: SystemTime) -> i64 {
+    let since = time.duration_since(UNIX_EPOCH).unwrap_or_default();
+    i64::try_from(since.as_micros()).unwrap_or(i64::MAX)
+}
+
+/// A registered player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerInfo {
+    pub id: String,
+    pub display_name: String,
+    pub is_bot: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Status {
+    #[default]
+    Open,
+    Running,
+    Finished,
+    Aborted,
+}
+
+impl Status {
+    pub const ALL: [Status; 4] = [
+        Status::Open,
+        Status::Running,
+        Status::Finished,
+        Status::Aborted,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Running => "running",
+            Status::Finished => "finished",
+            Status::Aborted => "aborted",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|status| status.as_str() == s)
+    }
+
+    pub fn is_over(self) -> bool {
+        matches!(self, Status::Finished | Status::Aborted)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Visibility {
+    Public,
+    Unlisted,
+}
+
+impl Visibility {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Public => "public",
+            Visibility::Unlisted => "unlisted",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Visibility> {
+        [Visibility::Public, Visibility::Unlisted]
+            .into_iter()
+            .find(|v| v.as_str() == s)
+    }
+}
+
+/// Why settings are refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    #[error(transparent)]
+    Rules(#[from] ConfigError),
+    #[error("a turn time limit is at most {MAX_TURN_TIME_LIMIT_SECS} seconds, not {0}")]
+    TurnTimeLimit(u32),
+}
+
+/// A game's settings: checked by [`Settings::new`] and fixed from then on, so a value of
+/// this type is always a game the rules allow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    players: u8,
+    cities: Vec<City>,
+    turn_time_limit_secs: u32,
+    visibility: Visibility,
+}
+
+impl Settings {
+    /// Checks the players and cities against the rules (an empty city list means the
+    /// rulebook's default for the player count) and the turn time limit (0: none).
+    pub fn new(
+        players: u8,
+        cities: Vec<City>,
+        turn_time_limit_secs: u32,
+        visibility: Visibility,
+    ) -> Result<Settings, SettingsError> {
+        let mut config = GameConfig::new(players, 0);
+        if !cities.is_empty() {
+            config = config.with_cities(cities);
+        }
+        let setup = config.validate()?;
+        if turn_time_limit_secs > MAX_TURN_TIME_LIMIT_SECS {
+            return Err(SettingsError::TurnTimeLimit(turn_time_limit_secs));
+        }
+        Ok(Settings {
+            players,
+            cities: setup.cities().to_vec(),
+            turn_time_limit_secs,
+            visibility,
+        })
+    }
+
+    pub fn players(&self) -> u8 {
+        self.players
+    }
+
+    /// The cities in play, left to right (never empty).
+    pub fn cities(&self) -> &[City] {
+        &self.cities
+    }
+
+    /// Seconds a seat has per turn; 0 for no clock.
+    pub fn turn_time_limit_secs(&self) -> u32 {
+        self.turn_time_limit_secs
+    }
+
+    pub fn visibility(&self) -> Visibility {
+        self.visibility
+    }
+
+    /// The engine's configuration of a game with these settings and `seed`.
+    pub fn engine_config(&self, seed: u64) -> GameConfig {
+        GameConfig::new(self.players, seed).with_cities(self.cities.clone())
+    }
+}
+
+/// What the store keeps of a game besides its action log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    pub id: String,
+    pub settings: Settings,
+    pub seed: u64,
+    pub created_by: String,
+    /// Microseconds since the Unix epoch.
+    pub created_at: i64,
+    pub ladder: bool,
+    /// Set for the games of a duplicate series.
+    pub series: Option<SeriesRef>,
+}
+
+/// A game's place in a duplicate series: the same seed once per seat rotation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeriesRef {
+    pub id: String,
+    /// 0-based; the series has as many games as players.
+    pub index: u8,
+}
+
+/// One game of a series as the store knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeriesGame {
+    pub game_id: String,
+    pub index: u8,
+    pub status: Status,
+    /// Player ids by seat.
+    pub seats: Vec<String>,
+    /// Final money by seat (empty until finished).
+    pub money: Vec<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_checked_once_and_then_fixed() {
+        let settings = Settings::new(3, vec![], 30, Visibility::Public).unwrap();
+        assert_eq!(settings.players(), 3);
+        assert_eq!(settings.cities().len(), 5, "the rulebook's default set");
+        assert!(matches!(
+            Settings::new(5, vec![], 0, Visibility::Public),
+            Err(SettingsError::Rules(_))
+        ));
+        assert_eq!(
+            Settings::new(2, vec![], MAX_TURN_TIME_LIMIT_SECS + 1, Visibility::Public),
+            Err(SettingsError::TurnTimeLimit(MAX_TURN_TIME_LIMIT_SECS + 1))
+        );
+    }
+}

@@ -1,0 +1,518 @@
+//! The one implementation of [`Store`](super::Store) both SQL backends share: the
+//! [`sql_store!`] macro, expanded for `SqlitePool` and `PgPool`, runs the same statements
+//! (`queries`) and decodes the same rows (`rows`). A backend brings its pool, its migrations
+//! and two constants: how a writing transaction begins, and how a row read for writing back
+//! is locked.
+
+/// Implements [`Store`](super::Store) for a struct with a `pool` field of the given
+/// database and the constants `BEGIN_WRITE` and `LOCK_ROW`.
+macro_rules! sql_store {
+    ($store:ty, $db:ty) => {
+        #[async_trait::async_trait]
+        impl $crate::store::Store for $store {
+            #[tracing::instrument(name = "store", level = "debug", skip_all, fields(op = "create_player", player = %new.player.id))]
+            async fn create_player(
+                &self,
+                new: &$crate::store::NewPlayer,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(queries::INSERT_PLAYER)
+                    .bind(&new.player.id)
+                    .bind(&new.player.display_name)
+                    .bind(new.player.is_bot)
+                    .bind(&new.token_hash)
+                    .bind(new.created_at)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            #[tracing::instrument(name = "store", level = "debug", skip_all, fields(op = "player_by_token_hash"))]
+            async fn player_by_token_hash(
+                &self,
+                token_hash: &str,
+            ) -> Result<Option<$crate::domain::PlayerInfo>, $crate::store::StoreError> {
+                let row: Option<rows::PlayerRow> = sqlx::query_as(queries::PLAYER_BY_TOKEN)
+                    .bind(token_hash)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                Ok(row.map(rows::player_from_row))
+            }
+
+            #[tracing::instrument(name = "store", level = "debug", skip_all, fields(op = "create_game", game = %game.id))]
+            async fn create_game(
+                &self,
+                game: &$crate::domain::GameRecord,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(queries::INSERT_GAME)
+                    .bind(&game.id)
+                    .bind(i64::from(game.settings.players()))
+                    .bind(rows::cities_to_text(&game.settings.cities()))
+                    .bind(rows::seed_to_column(game.seed))
+                    .bind(i64::from(game.settings.turn_time_limit_secs()))
+                    .bind(game.settings.visibility().as_str())
+                    .bind(game.ladder)
+                    .bind($crate::domain::Status::Open.as_str())
+                    .bind(&game.created_by)
+                    .bind(game.created_at)
+                    .bind(game.series.as_ref().map(|s| s.id.clone()))
+                    .bind(game.series.as_ref().map(|s| i64::from(s.index)))
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            #[tracing::instrument(name = "store", level = "debug", skip_all, fields(op = "append_action", game = %game_id, seq = action.seq))]
+            async fn append_action(
+                &self,
+                game_id: &str,
+                action: &$crate::store::StoredAction,
+                effects: &$crate::store::Effects,
+            ) -> Result<(), $crate::store::StoreError> {
+                let seq = i64::try_from(action.seq)
+                    .map_err(|_| rows::corrupt(format!("action seq {}", action.seq)))?;
+                let (format, payload) = rows::action_payload(&action.action);
+                let mut tx = self.pool.begin_with(<$store>::BEGIN_WRITE).await?;
+                let inserted = sqlx::query(queries::INSERT_ACTION)
+                    .bind(game_id)
+                    .bind(seq)
+                    .bind(&action.player_id)
+                    .bind(&action.idempotency_key)
+                    .bind(format)
+                    .bind(payload)
+                    .bind(action.at)
+                    .execute(&mut *tx)
+                    .await;
+                if let Err(sqlx::Error::Database(e)) = &inserted {
+                    if e.is_unique_violation() {
+                        return Err($crate::store::StoreError::Conflict {
+                            game_id: game_id.to_string(),
+                            seq: action.seq,
+                        });
+                    }
+                }
+                inserted?;
+                match &action.action {
+                    $crate::table::Action::Join { seat, player } => {
+                        sqlx::query(queries::INSERT_SEAT)
+                            .bind(game_id)
+                            .bind(i64::from(*seat))
+                            .bind(&player.id)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    $crate::table::Action::Leave { seat } => {
+                        sqlx::query(queries::DELETE_SEAT)
+                            .bind(game_id)
+                            .bind(i64::from(*seat))
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    _ => {}
+                }
+                sqlx::query(queries::UPDATE_GAME_STATUS)
+                    .bind(effects.status.as_str())
+                    .bind(rows::numbers_to_text(effects.winners.iter().copied()))
+                    .bind(rows::money_to_text(&effects.money))
+                    .bind(game_id)
+                    .execute(&mut *tx)
+                    .await?;
+                if let Some(rated) = &effects.rated {
+                    // Each player's rows, in one order for every writer (no deadlock): made
+                    // if missing, then read locked, so a game ending at the same time waits
+                    // for this one and rates from its result.
+                    let mut keys: Vec<(&String, u8)> = rated
+                        .categories()
+                        .into_iter()
+                        .flat_map(|c| rated.players.iter().map(move |p| (p, c)))
+                        .collect();
+                    keys.sort();
+                    let fresh = $crate::rating::Rating::default();
+                    let mut before = std::collections::HashMap::new();
+                    for &(player, category) in &keys {
+                        sqlx::query(queries::INSERT_RATING_IF_MISSING)
+                            .bind(player)
+                            .bind(i64::from(category))
+                            .bind(fresh.mu)
+                            .bind(fresh.sigma)
+                            .execute(&mut *tx)
+                            .await?;
+                        let (mu, sigma, games): (f64, f64, i64) =
+                            sqlx::query_as(sqlx::AssertSqlSafe(format!("{}{}", queries::RATING_OF, <$store>::LOCK_ROW)))
+                                .bind(player)
+                                .bind(i64::from(category))
+                                .fetch_one(&mut *tx)
+                                .await?;
+                        before.insert(
+                            (player, category),
+                            $crate::rating::Rating { mu, sigma, games: rows::games_count(games)? },
+                        );
+                    }
+                    for category in rated.categories() {
+                        let old: Vec<$crate::rating::Rating> =
+                            rated.players.iter().map(|p| before[&(p, category)]).collect();
+                        let new = $crate::rating::rate(&old, &rated.places);
+                        for ((player, old), new) in rated.players.iter().zip(old).zip(new) {
+                            sqlx::query(queries::UPDATE_RATING)
+                                .bind(new.mu)
+                                .bind(new.sigma)
+                                .bind(i64::from(new.games))
+                                .bind(player)
+                                .bind(i64::from(category))
+                                .execute(&mut *tx)
+                                .await?;
+                            sqlx::query(queries::INSERT_RATING_HISTORY)
+                                .bind(player)
+                                .bind(i64::from(category))
+                                .bind(game_id)
+                                .bind(old.mu)
+                                .bind(old.sigma)
+                                .bind(new.mu)
+                                .bind(new.sigma)
+                                .bind(action.at)
+                                .execute(&mut *tx)
+                                .await?;
+                        }
+                    }
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            #[tracing::instrument(name = "store", level = "debug", skip_all, fields(op = "import_games", games = games.len()))]
+            async fn import_games(
+                &self,
+                games: &[($crate::store::StoredGame, $crate::store::Effects)],
+            ) -> Result<(), $crate::store::StoreError> {
+                let mut tx = self.pool.begin_with(<$store>::BEGIN_WRITE).await?;
+                for (stored, effects) in games {
+                    let game = &stored.record;
+                    sqlx::query(queries::INSERT_GAME)
+                        .bind(&game.id)
+                        .bind(i64::from(game.settings.players()))
+                        .bind(rows::cities_to_text(&game.settings.cities()))
+                        .bind(rows::seed_to_column(game.seed))
+                        .bind(i64::from(game.settings.turn_time_limit_secs()))
+                        .bind(game.settings.visibility().as_str())
+                        .bind(game.ladder)
+                        .bind($crate::domain::Status::Open.as_str())
+                        .bind(&game.created_by)
+                        .bind(game.created_at)
+                        .bind(game.series.as_ref().map(|s| s.id.clone()))
+                        .bind(game.series.as_ref().map(|s| i64::from(s.index)))
+                        .execute(&mut *tx)
+                        .await?;
+                    let mut seats = std::collections::BTreeMap::new();
+                    for action in &stored.actions {
+                        let seq = i64::try_from(action.seq)
+                            .map_err(|_| rows::corrupt(format!("action seq {}", action.seq)))?;
+                        let (format, payload) = rows::action_payload(&action.action);
+                        sqlx::query(queries::INSERT_ACTION)
+                            .bind(&game.id)
+                            .bind(seq)
+                            .bind(&action.player_id)
+                            .bind(&action.idempotency_key)
+                            .bind(format)
+                            .bind(payload)
+                            .bind(action.at)
+                            .execute(&mut *tx)
+                            .await?;
+                        match &action.action {
+                            $crate::table::Action::Join { seat, player } => {
+                                seats.insert(*seat, player.id.clone());
+                            }
+                            $crate::table::Action::Leave { seat } => {
+                                seats.remove(seat);
+                            }
+                            _ => {}
+                        }
+                    }
+                    for (seat, player_id) in seats {
+                        sqlx::query(queries::INSERT_SEAT)
+                            .bind(&game.id)
+                            .bind(i64::from(seat))
+                            .bind(player_id)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    sqlx::query(queries::UPDATE_GAME_STATUS)
+                        .bind(effects.status.as_str())
+                        .bind(rows::numbers_to_text(effects.winners.iter().copied()))
+                        .bind(rows::money_to_text(&effects.money))
+                        .bind(&game.id)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            #[tracing::instrument(name = "store", level = "debug", skip_all, fields(op = "load_game", game = %game_id))]
+            async fn load_game(
+                &self,
+                game_id: &str,
+            ) -> Result<Option<$crate::store::StoredGame>, $crate::store::StoreError> {
+                let sql = format!("SELECT {} FROM games g WHERE g.id = $1", queries::GAME_COLUMNS);
+                let row: Option<rows::GameRow> = sqlx::query_as(sqlx::AssertSqlSafe(sql))
+                    .bind(game_id)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                let Some(row) = row else { return Ok(None) };
+                let (_, record, _, _) = rows::game_from_row(row)?;
+                let actions: Vec<rows::ActionRow> = sqlx::query_as(queries::ACTIONS_OF_GAME)
+                    .bind(game_id)
+                    .fetch_all(&self.pool)
+                    .await?;
+                let actions = actions
+                    .into_iter()
+                    .map(|row| rows::action_from_row(game_id, row))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Some($crate::store::StoredGame { record, actions }))
+            }
+
+            #[tracing::instrument(name = "store", level = "debug", skip_all, fields(op = "unfinished_games"))]
+            async fn unfinished_games(&self) -> Result<Vec<String>, $crate::store::StoreError> {
+                let ids: Vec<(String,)> = sqlx::query_as(queries::UNFINISHED_GAMES)
+                    .fetch_all(&self.pool)
+                    .await?;
+                Ok(ids.into_iter().map(|(id,)| id).collect())
+            }
+
+            #[tracing::instrument(name = "store", level = "debug", skip_all, fields(op = "list_games"))]
+            async fn list_games(
+                &self,
+                query: &$crate::store::GameQuery,
+            ) -> Result<$crate::store::GamePage, $crate::store::StoreError> {
+                let mut sql = sqlx::QueryBuilder::<$db>::new(format!(
+                    "SELECT {} FROM games g WHERE (g.visibility = 'public' OR g.created_by = ",
+                    queries::GAME_COLUMNS
+                ));
+                sql.push_bind(&query.viewer);
+                sql.push(" OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = ");
+                sql.push_bind(&query.viewer);
+                sql.push("))");
+                if !query.statuses.is_empty() {
+                    sql.push(" AND g.status IN (");
+                    let mut list = sql.separated(", ");
+                    for status in &query.statuses {
+                        list.push_bind(status.as_str());
+                    }
+                    sql.push(")");
+                }
+                if let Some(player) = &query.seated {
+                    sql.push(" AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = ");
+                    sql.push_bind(player);
+                    sql.push(")");
+                }
+                if let Some(after) = query.after {
+                    sql.push(" AND g.ord < ");
+                    sql.push_bind(after);
+                }
+                sql.push(" ORDER BY g.ord DESC LIMIT ");
+                sql.push_bind(i64::from(query.limit) + 1);
+                let rows: Vec<rows::GameRow> =
+                    sql.build_query_as().fetch_all(&self.pool).await?;
+                let more = rows.len() > query.limit as usize;
+                let mut listings = Vec::with_capacity(rows.len());
+                let mut last = None;
+                for row in rows.into_iter().take(query.limit as usize) {
+                    let (ord, record, status, winners) = rows::game_from_row(row)?;
+                    last = Some(ord);
+                    listings.push($crate::store::GameListing {
+                        record,
+                        status,
+                        seats: Vec::new(),
+                        winners,
+                    });
+                }
+                if !listings.is_empty() {
+                    let mut sql = sqlx::QueryBuilder::<$db>::new(queries::SEATS_COLUMNS);
+                    let mut list = sql.separated(", ");
+                    for listing in &listings {
+                        list.push_bind(&listing.record.id);
+                    }
+                    sql.push(")");
+                    let seats: Vec<rows::SeatRow> =
+                        sql.build_query_as().fetch_all(&self.pool).await?;
+                    rows::seat_listings(&mut listings, seats)?;
+                }
+                Ok($crate::store::GamePage {
+                    games: listings,
+                    next: if more { last } else { None },
+                })
+            }
+
+            async fn rating(
+                &self,
+                player_id: &str,
+                players: u8,
+            ) -> Result<Option<$crate::rating::Rating>, $crate::store::StoreError> {
+                let row: Option<(f64, f64, i64)> = sqlx::query_as(queries::RATING_OF)
+                    .bind(player_id)
+                    .bind(i64::from(players))
+                    .fetch_optional(&self.pool)
+                    .await?;
+                row.map(|(mu, sigma, games)| {
+                    Ok($crate::rating::Rating { mu, sigma, games: rows::games_count(games)? })
+                })
+                .transpose()
+            }
+
+            async fn leaderboard(
+                &self,
+                players: u8,
+                limit: u32,
+                offset: u64,
+            ) -> Result<Vec<($crate::domain::PlayerInfo, $crate::rating::Rating)>, $crate::store::StoreError> {
+                let rows: Vec<(String, String, bool, f64, f64, i64)> = sqlx::query_as(queries::LEADERBOARD)
+                    .bind(i64::from(players))
+                    .bind(i64::from(limit))
+                    .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.into_iter()
+                    .map(|(id, display_name, is_bot, mu, sigma, games)| {
+                        Ok((
+                            $crate::domain::PlayerInfo { id, display_name, is_bot },
+                            $crate::rating::Rating { mu, sigma, games: rows::games_count(games)? },
+                        ))
+                    })
+                    .collect()
+            }
+
+            async fn player_ratings(
+                &self,
+                player_id: &str,
+            ) -> Result<Option<$crate::store::PlayerRatings>, $crate::store::StoreError> {
+                let player: Option<rows::PlayerRow> = sqlx::query_as(queries::PLAYER_BY_ID)
+                    .bind(player_id)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                let Some(player) = player else { return Ok(None) };
+                let ratings: Vec<(i64, f64, f64, i64)> = sqlx::query_as(queries::RATINGS_OF)
+                    .bind(player_id)
+                    .fetch_all(&self.pool)
+                    .await?;
+                let history: Vec<(String, i64, f64, f64, f64, f64, i64)> = sqlx::query_as(queries::HISTORY_OF)
+                    .bind(player_id)
+                    .fetch_all(&self.pool)
+                    .await?;
+                Ok(Some($crate::store::PlayerRatings {
+                    player: rows::player_from_row(player),
+                    ratings: ratings
+                        .into_iter()
+                        .map(|(players, mu, sigma, games)| {
+                            Ok((
+                                rows::category(players)?,
+                                $crate::rating::Rating { mu, sigma, games: rows::games_count(games)? },
+                            ))
+                        })
+                        .collect::<Result<_, $crate::store::StoreError>>()?,
+                    history: history
+                        .into_iter()
+                        .map(|(game_id, players, mu_before, sigma_before, mu, sigma, at)| {
+                            Ok($crate::store::RatingRecord {
+                                game_id,
+                                players: rows::category(players)?,
+                                before: $crate::rating::Rating { mu: mu_before, sigma: sigma_before, games: 0 },
+                                after: $crate::rating::Rating { mu, sigma, games: 0 },
+                                at,
+                            })
+                        })
+                        .collect::<Result<_, $crate::store::StoreError>>()?,
+                }))
+            }
+
+            async fn create_series(
+                &self,
+                series: &$crate::store::SeriesRecord,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(queries::INSERT_SERIES)
+                    .bind(&series.id)
+                    .bind(series.players.join(","))
+                    .bind(rows::seed_to_column(series.seed))
+                    .bind(series.created_at)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn series(
+                &self,
+                series_id: &str,
+            ) -> Result<Option<$crate::store::SeriesRecord>, $crate::store::StoreError> {
+                let row: Option<(String, String, i64, i64)> = sqlx::query_as(queries::SERIES_BY_ID)
+                    .bind(series_id)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                Ok(row.map(|(id, players, seed, created_at)| $crate::store::SeriesRecord {
+                    id,
+                    players: players.split(',').map(str::to_string).collect(),
+                    seed: rows::seed_of(seed),
+                    created_at,
+                }))
+            }
+
+            async fn series_games(
+                &self,
+                series_id: &str,
+            ) -> Result<Vec<$crate::domain::SeriesGame>, $crate::store::StoreError> {
+                let games: Vec<(String, i64, String, String)> = sqlx::query_as(queries::SERIES_GAMES)
+                    .bind(series_id)
+                    .fetch_all(&self.pool)
+                    .await?;
+                let mut out = Vec::with_capacity(games.len());
+                for (game_id, index, status, money) in games {
+                    let seats: Vec<(String,)> = sqlx::query_as(queries::SEATS_OF_GAME)
+                        .bind(&game_id)
+                        .fetch_all(&self.pool)
+                        .await?;
+                    out.push($crate::domain::SeriesGame {
+                        index: u8::try_from(index).map_err(|_| rows::corrupt(format!("series index {index}")))?,
+                        status: $crate::domain::Status::parse(&status)
+                            .ok_or_else(|| rows::corrupt(format!("status {status:?}")))?,
+                        seats: seats.into_iter().map(|(p,)| p).collect(),
+                        money: rows::money_from_text(&money)?,
+                        game_id,
+                    });
+                }
+                Ok(out)
+            }
+
+            async fn open_series(&self) -> Result<Vec<String>, $crate::store::StoreError> {
+                let ids: Vec<(String,)> = sqlx::query_as(queries::OPEN_SERIES)
+                    .fetch_all(&self.pool)
+                    .await?;
+                Ok(ids.into_iter().map(|(id,)| id).collect())
+            }
+
+            async fn ladder_games_of(
+                &self,
+                player_id: &str,
+            ) -> Result<Vec<$crate::store::LadderSeat>, $crate::store::StoreError> {
+                let rows: Vec<(String, i64, i64, Option<String>, Option<i64>)> =
+                    sqlx::query_as(queries::LADDER_GAMES_OF)
+                        .bind(player_id)
+                        .fetch_all(&self.pool)
+                        .await?;
+                rows.into_iter()
+                    .map(|(game_id, seat, players, series_id, series_index)| {
+                        Ok($crate::store::LadderSeat {
+                            game_id,
+                            seat: u8::try_from(seat).map_err(|_| rows::corrupt(format!("seat {seat}")))?,
+                            players: u8::try_from(players).map_err(|_| rows::corrupt(format!("players {players}")))?,
+                            series: match (series_id, series_index) {
+                                (Some(id), Some(index)) => Some($crate::domain::SeriesRef {
+                                    id,
+                                    index: u8::try_from(index).map_err(|_| rows::corrupt(format!("series index {index}")))?,
+                                }),
+                                _ => None,
+                            },
+                        })
+                    })
+                    .collect()
+            }
+        }
+    };
+}
+
+pub(super) use sql_store;
