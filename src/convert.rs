@@ -54,6 +54,23 @@ pub fn city_to_wire(city: engine::City) -> v1::City {
 }
 
 /// A wire city (as its raw enum value) to the engine's.
+/// A rules version by its number (every published version; 0 is not one).
+pub fn rules_from_wire(value: u32, field: &str) -> Result<engine::RulesVersion, WireError> {
+    engine::RulesVersion::from_number(value).ok_or_else(|| {
+        let known: Vec<String> = engine::RulesVersion::ALL
+            .iter()
+            .map(|v| v.number().to_string())
+            .collect();
+        WireError::new(
+            field,
+            format!(
+                "{value} is not a rules version (published: {})",
+                known.join(", ")
+            ),
+        )
+    })
+}
+
 pub fn city_from_wire(value: i32, field: &str) -> Result<engine::City, WireError> {
     u8::try_from(value)
         .ok()
@@ -271,6 +288,7 @@ pub fn view_to_wire(view: &engine::View) -> v1::GameView {
             .iter()
             .map(|&c| city_to_wire(c) as i32)
             .collect(),
+        rules_version: view.rules.number(),
         round: u32::from(view.round),
         turn: u32::from(view.turn),
         start_player: seat(view.start_player),
@@ -351,9 +369,14 @@ pub fn view_to_wire(view: &engine::View) -> v1::GameView {
 pub fn event_to_wire(event: &engine::Event) -> v1::GameEvent {
     use v1::game_event::Kind;
     let kind = match event {
-        engine::Event::GameStarted { players, cities } => Kind::GameStarted(v1::GameStarted {
+        engine::Event::GameStarted {
+            players,
+            cities,
+            rules,
+        } => Kind::GameStarted(v1::GameStarted {
             players: u32::from(*players),
             cities: cities.iter().map(|&c| city_to_wire(c) as i32).collect(),
+            rules_version: rules.number(),
         }),
         engine::Event::RoundStarted {
             round,
@@ -537,6 +560,7 @@ pub fn view_from_wire(view: &v1::GameView) -> Result<engine::View, WireError> {
         viewer,
         players,
         cities,
+        rules: rules_from_wire(view.rules_version, "view.rules_version")?,
         round: small(view.round, "view.round")?,
         turn: small(view.turn, "view.turn")?,
         start_player: seat_in(view.start_player, "view.start_player")?,

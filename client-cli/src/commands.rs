@@ -51,6 +51,8 @@ pub fn settings(players: u32, cities: &[City], turn_time: u32, unlisted: bool) -
         } else {
             v1::Visibility::Public
         } as i32,
+        // The newest rules.
+        rules_version: 0,
     }
 }
 
@@ -337,7 +339,13 @@ pub async fn replay(
                     .map(|&c| theboss::convert::city_from_wire(c, "cities"))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(ClientError::from)?;
-                config = Some(GameConfig::new(g.players as u8, seed).with_cities(cities));
+                let rules = theboss::convert::rules_from_wire(g.rules_version, "rules_version")
+                    .map_err(ClientError::from)?;
+                config = Some(
+                    GameConfig::new(g.players as u8, seed)
+                        .with_cities(cities)
+                        .with_rules(rules),
+                );
             }
             Some(Kind::TurnTaken(t)) => {
                 let action = t

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::cards::City;
 use crate::error::ConfigError;
 use crate::rules;
+use crate::version::{self, RulesVersion};
 
 /// Which cities are in play.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -26,19 +27,31 @@ pub struct GameConfig {
     pub cities: CitySet,
     /// Every shuffle and the first start player come from this seed.
     pub seed: u64,
+    /// The rules the game is played under (a configuration written before versions
+    /// existed reads as version 1).
+    #[serde(default = "version::unversioned")]
+    pub rules: RulesVersion,
 }
 
 impl GameConfig {
+    /// A game under the newest rules.
     pub fn new(players: u8, seed: u64) -> GameConfig {
         GameConfig {
             players,
             cities: CitySet::Default,
             seed,
+            rules: RulesVersion::LATEST,
         }
     }
 
     pub fn with_cities(mut self, cities: Vec<City>) -> GameConfig {
         self.cities = CitySet::Cities(cities);
+        self
+    }
+
+    /// Under an earlier version of the rules (e.g. to replay a game created under it).
+    pub fn with_rules(mut self, rules: RulesVersion) -> GameConfig {
+        self.rules = rules;
         self
     }
 
@@ -74,17 +87,20 @@ impl GameConfig {
             players: self.players,
             cities,
             seed: self.seed,
+            rules: self.rules,
         })
     }
 }
 
 /// A validated configuration: the row of cities (by number, left to right, Chicago not
-/// included) and the seed.
+/// included), the seed and the rules version.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Setup {
     pub(crate) players: u8,
     pub(crate) cities: Vec<City>,
     pub(crate) seed: u64,
+    #[serde(default = "version::unversioned")]
+    pub(crate) rules: RulesVersion,
 }
 
 impl Setup {
@@ -101,12 +117,17 @@ impl Setup {
         self.seed
     }
 
+    pub fn rules(&self) -> RulesVersion {
+        self.rules
+    }
+
     /// The configuration this setup was validated from, in its canonical form.
     pub fn config(&self) -> GameConfig {
         GameConfig {
             players: self.players,
             cities: CitySet::Cities(self.cities.clone()),
             seed: self.seed,
+            rules: self.rules,
         }
     }
 

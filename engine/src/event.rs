@@ -52,6 +52,10 @@ pub enum Event {
     GameStarted {
         players: u8,
         cities: Vec<City>,
+        /// The rules the game is played under (events logged before versions existed
+        /// read as version 1).
+        #[serde(default = "crate::version::unversioned")]
+        rules: crate::version::RulesVersion,
     },
     RoundStarted {
         round: u8,

@@ -74,6 +74,7 @@ impl Game {
         let mut events = vec![LoggedEvent::public(Event::GameStarted {
             players: game.setup.players(),
             cities: game.setup.cities().to_vec(),
+            rules: game.setup.rules(),
         })];
         game.begin_round(&mut events);
         Ok((game, events))
@@ -222,29 +223,17 @@ impl Game {
 
     fn begin_round(&mut self, events: &mut Vec<LoggedEvent>) {
         self.board.clear();
-        let mut deck: Vec<Card> = self.setup.cities().iter().flat_map(|c| c.cards()).collect();
-        self.rng.shuffle(&mut deck);
-        // Under each city lies one of its own cards: the first of that city in the shuffle.
-        self.face_down = [None; CITY_COUNT];
-        deck.retain(|&card| {
-            let slot = &mut self.face_down[card.city.index()];
-            if slot.is_none() {
-                *slot = Some(card);
-                false
-            } else {
-                true
-            }
-        });
-        for hand in &mut self.hands {
-            hand.clear();
-        }
+        let players = self.players();
+        let dealt = crate::deal::deal(
+            self.setup.rules,
+            &mut self.rng,
+            &self.setup.cities,
+            players,
+            self.start_player,
+        );
+        self.face_down = dealt.face_down;
+        self.hands = dealt.hands;
         let dealing: Vec<Seat> = self.clockwise_from(self.start_player).collect();
-        for (card, &seat) in deck.into_iter().zip(dealing.iter().cycle()) {
-            self.hands[usize::from(seat)].push(card);
-        }
-        for hand in &mut self.hands {
-            hand.sort();
-        }
         self.turn = 1;
         self.order = dealing;
         self.acted = 0;

@@ -292,6 +292,7 @@ impl Game {
                 players: view.players,
                 cities: view.cities.clone(),
                 seed: rng.next_u64(),
+                rules: view.rules,
             },
             rng: GameRng::from_seed(rng.next_u64()),
             round: view.round,

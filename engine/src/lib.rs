@@ -26,6 +26,7 @@ pub mod action;
 pub mod board;
 pub mod cards;
 pub mod config;
+mod deal;
 pub mod deduction;
 pub mod error;
 pub mod event;
@@ -38,6 +39,7 @@ pub mod rng;
 pub mod rules;
 #[cfg(test)]
 mod scenarios;
+pub mod version;
 pub mod view;
 
 /// A seat number: 0..players, clockwise.
@@ -56,4 +58,5 @@ pub use game::Game;
 pub use legal::{LegalTurns, PlacementOption};
 pub use player::{PlayerState, Supply};
 pub use rng::GameRng;
+pub use version::RulesVersion;
 pub use view::{CityCount, LocationView, PoliceView, SeatView, View, Viewer};

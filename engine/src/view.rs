@@ -29,6 +29,9 @@ pub struct View {
     pub players: u8,
     /// Cities in play, by number (Chicago not included).
     pub cities: Vec<City>,
+    /// The rules the game is played under.
+    #[serde(default = "crate::version::unversioned")]
+    pub rules: crate::version::RulesVersion,
     pub round: u8,
     /// Turn within the round, 1..=5.
     pub turn: u8,
@@ -179,6 +182,7 @@ impl Game {
             viewer,
             players: n,
             cities: self.setup().cities().to_vec(),
+            rules: self.setup().rules(),
             round: self.round(),
             turn: self.turn(),
             start_player: self.start_player(),

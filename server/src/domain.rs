@@ -4,7 +4,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use theboss_engine::{City, ConfigError, GameConfig};
+use theboss_engine::{City, ConfigError, GameConfig, RulesVersion};
 
 /// The longest turn time limit a game may set: one day.
 pub const MAX_TURN_TIME_LIMIT_SECS: u32 = 86_400;
@@ -100,11 +100,13 @@ pub struct Settings {
     cities: Vec<City>,
     turn_time_limit_secs: u32,
     visibility: Visibility,
+    rules: RulesVersion,
 }
 
 impl Settings {
     /// Checks the players and cities against the rules (an empty city list means the
-    /// rulebook's default for the player count) and the turn time limit (0: none).
+    /// rulebook's default for the player count) and the turn time limit (0: none). The game
+    /// is played under the newest rules; see [`Settings::with_rules`].
     pub fn new(
         players: u8,
         cities: Vec<City>,
@@ -124,7 +126,15 @@ impl Settings {
             cities: setup.cities().to_vec(),
             turn_time_limit_secs,
             visibility,
+            rules: RulesVersion::LATEST,
         })
+    }
+
+    /// The same settings under another published version of the rules (a stored game's
+    /// own, or an earlier one asked for to replay a known deal).
+    pub fn with_rules(mut self, rules: RulesVersion) -> Settings {
+        self.rules = rules;
+        self
     }
 
     pub fn players(&self) -> u8 {
@@ -145,9 +155,16 @@ impl Settings {
         self.visibility
     }
 
+    /// The rules version the game is played under.
+    pub fn rules(&self) -> RulesVersion {
+        self.rules
+    }
+
     /// The engine's configuration of a game with these settings and `seed`.
     pub fn engine_config(&self, seed: u64) -> GameConfig {
-        GameConfig::new(self.players, seed).with_cities(self.cities.clone())
+        GameConfig::new(self.players, seed)
+            .with_cities(self.cities.clone())
+            .with_rules(self.rules)
     }
 }
 
@@ -194,6 +211,15 @@ mod tests {
         let settings = Settings::new(3, vec![], 30, Visibility::Public).unwrap();
         assert_eq!(settings.players(), 3);
         assert_eq!(settings.cities().len(), 5, "the rulebook's default set");
+        assert_eq!(settings.rules(), RulesVersion::LATEST);
+        assert_eq!(
+            settings
+                .clone()
+                .with_rules(RulesVersion::V1)
+                .engine_config(7)
+                .rules,
+            RulesVersion::V1
+        );
         assert!(matches!(
             Settings::new(5, vec![], 0, Visibility::Public),
             Err(SettingsError::Rules(_))

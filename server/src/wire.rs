@@ -7,7 +7,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use theboss::convert::{self, city_from_wire, city_to_wire, event_to_wire, view_to_wire};
 use theboss::v1;
-use theboss_engine::{Seat, Viewer};
+use theboss_engine::{RulesVersion, Seat, Viewer};
 
 use crate::actor::{Batch, Committed};
 use crate::domain::{GameRecord, PlayerInfo, Settings, SettingsError, Status, Visibility};
@@ -62,6 +62,7 @@ pub fn settings_to_wire(settings: &Settings) -> v1::GameSettings {
             .map(|&c| city_to_wire(c) as i32)
             .collect(),
         turn_time_limit_seconds: settings.turn_time_limit_secs(),
+        rules_version: settings.rules().number(),
         visibility: match settings.visibility() {
             Visibility::Public => v1::Visibility::Public,
             Visibility::Unlisted => v1::Visibility::Unlisted,
@@ -100,7 +101,11 @@ pub fn settings_from_wire(settings: Option<&v1::GameSettings>) -> Result<Setting
             ));
         }
     };
-    Settings::new(
+    let rules = match settings.rules_version {
+        0 => RulesVersion::LATEST,
+        n => convert::rules_from_wire(n, "settings.rules_version")?,
+    };
+    let checked = Settings::new(
         players,
         cities,
         settings.turn_time_limit_seconds,
@@ -111,7 +116,8 @@ pub fn settings_from_wire(settings: Option<&v1::GameSettings>) -> Result<Setting
             ApiError::invalid("settings.turn_time_limit_seconds", e.to_string())
         }
         SettingsError::Rules(_) => ApiError::invalid("settings.cities", e.to_string()),
-    })
+    })?;
+    Ok(checked.with_rules(rules))
 }
 
 pub fn player_to_wire(seat: Seat, player: &PlayerInfo) -> v1::SeatPlayer {
@@ -152,6 +158,7 @@ pub fn table_view(
                     ..Default::default()
                 })
                 .collect(),
+            rules_version: record.settings.rules().number(),
             ..Default::default()
         },
     };

@@ -106,6 +106,13 @@ async fn malformed_settings_and_ids_name_their_field() {
             }),
             "settings.turn_time_limit_seconds",
         ),
+        (
+            Some(v1::GameSettings {
+                rules_version: 99,
+                ..settings(2)
+            }),
+            "settings.rules_version",
+        ),
     ];
     for (settings, expected) in cases {
         let status = assert_code(create(settings).await, Code::InvalidArgument);

@@ -17,12 +17,16 @@ async fn audit(server: &TestServer, game_id: &str) {
     let history = history(&auditor, game_id).await;
     let seed = history.seed.expect("a finished game reveals its seed");
     let mut players = 0;
+    let mut rules = None;
     let mut turns = Vec::new();
     let mut hands_dealt = std::collections::HashSet::new();
     let mut outcome = None;
     for entry in &history.entries {
         match entry.event.as_ref().and_then(|e| e.kind.as_ref()) {
-            Some(Kind::GameStarted(started)) => players = started.players,
+            Some(Kind::GameStarted(started)) => {
+                players = started.players;
+                rules = theboss_engine::RulesVersion::from_number(started.rules_version);
+            }
             Some(Kind::HandDealt(hand)) => {
                 hands_dealt.insert(hand.seat);
             }
@@ -40,7 +44,14 @@ async fn audit(server: &TestServer, game_id: &str) {
         players,
         "every hand is public once the game is over"
     );
-    let replayed = Game::replay(&GameConfig::new(players as u8, seed), &turns).unwrap();
+    let rules = rules.expect("the history says which rules the game was played under");
+    assert_eq!(
+        rules,
+        theboss_engine::RulesVersion::LATEST,
+        "new games use the newest"
+    );
+    let config = GameConfig::new(players as u8, seed).with_rules(rules);
+    let replayed = Game::replay(&config, &turns).unwrap();
     assert_eq!(
         replayed.outcome().map(theboss::convert::outcome_to_wire),
         outcome
@@ -481,5 +492,40 @@ async fn a_slow_reader_gets_every_update_in_order() {
         .map(|e| e.seq)
         .collect();
     assert_eq!(seqs, expected);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_game_may_be_created_under_an_earlier_rules_version() {
+    let server = TestServer::sqlite().await;
+    let p = player(&server, "Archivist").await;
+    let older = v1::GameSettings {
+        rules_version: 1,
+        ..settings(2)
+    };
+    let game_id = create(&p, older, Some(31)).await;
+    p.join(&game_id, Some(0)).await.unwrap();
+    let other = player(&server, "Other").await;
+    other.join(&game_id, Some(1)).await.unwrap();
+    let view = view(&p, &game_id).await;
+    assert_eq!(view.settings.as_ref().unwrap().rules_version, 1);
+    assert_eq!(view.rules_version, 1);
+    // Dealt as the engine deals under version 1, not as it deals today.
+    let hand = |rules| {
+        let game = Game::new(&GameConfig::new(2, 31).with_rules(rules)).unwrap();
+        game.hand(0)
+            .iter()
+            .map(|&c| theboss::convert::card_to_wire(c))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(view.hand, hand(theboss_engine::RulesVersion::V1));
+    assert_ne!(view.hand, hand(theboss_engine::RulesVersion::LATEST));
+    // Without a version, the newest.
+    let newest = create(&p, settings(2), None).await;
+    let view = common::view(&p, &newest).await;
+    assert_eq!(
+        view.settings.unwrap().rules_version,
+        theboss_engine::RulesVersion::LATEST.number()
+    );
     server.stop().await;
 }

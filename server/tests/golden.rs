@@ -16,7 +16,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use facts::GameFacts;
-use theboss_engine::Event;
+use theboss_engine::{Event, RulesVersion};
 use theboss_server::store::{Effects, SqliteStore, Store, StoredGame};
 use theboss_server::table::{TableEvent, TableState};
 use theboss_server::testing::{self, TestServer};
@@ -81,6 +81,24 @@ fn replay(stored: &StoredGame) -> (GameFacts, Effects) {
     (facts, effects)
 }
 
+/// The deals a stored game's first actions make under other rules (its later turns may
+/// not even be legal under them).
+fn deals_under(stored: &StoredGame) -> Vec<facts::Deal> {
+    let mut table = TableState::new(&stored.record.settings);
+    let mut deals = Vec::new();
+    for action in &stored.actions {
+        let Ok(happened) = table.apply(&stored.record, &action.action) else {
+            break;
+        };
+        if happened.iter().any(|e| {
+            matches!(e, TableEvent::Game { event, .. } if matches!(event.event, Event::RoundStarted { .. }))
+        }) {
+            deals.push(facts::deal(table.game.as_ref().expect("a dealt game")));
+        }
+    }
+    deals
+}
+
 async fn assert_replays(store: &dyn Store, expected: &[GameFacts]) -> Vec<(StoredGame, Effects)> {
     let mut games = Vec::new();
     for facts in expected {
@@ -89,8 +107,21 @@ async fn assert_replays(store: &dyn Store, expected: &[GameFacts]) -> Vec<(Store
             .await
             .expect("a readable game")
             .expect("a stored game");
+        assert_eq!(
+            stored.record.settings.rules(),
+            RulesVersion::V1,
+            "game {} was created before rules versions: version 1",
+            facts.game_id
+        );
         let (replayed, effects) = replay(&stored);
         assert_eq!(&replayed, facts, "game {}", facts.game_id);
+        if !facts.deals.is_empty() {
+            // Its version matters: under today's deal the same seed deals other hands.
+            let mut newest = stored.clone();
+            newest.record.settings = newest.record.settings.with_rules(RulesVersion::LATEST);
+            let other = deals_under(&newest);
+            assert_ne!(other.first(), facts.deals.first(), "game {}", facts.game_id);
+        }
         games.push((stored, effects));
     }
     games
@@ -166,6 +197,7 @@ async fn a_server_on_a_version_1_store_serves_its_games() {
             facts.game_id
         );
         assert_eq!(view.seq, facts.events, "game {}", facts.game_id);
+        assert_eq!(view.settings.as_ref().unwrap().rules_version, 1);
         if facts.status == "finished" {
             let winners: Vec<u32> = facts.winners.iter().map(|&w| u32::from(w)).collect();
             assert_eq!(view.outcome.unwrap().winners, winners);

@@ -343,7 +343,9 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
     let (a, b) = (player(2), player(3));
     store.create_player(&a).await.unwrap();
     store.create_player(&b).await.unwrap();
-    let record = game(1, &a.player.id, Visibility::Public);
+    // Under an earlier rules version: the version is stored and read back with the game.
+    let mut record = game(1, &a.player.id, Visibility::Public);
+    record.settings = record.settings.with_rules(theboss_engine::RulesVersion::V1);
     store.create_game(&record).await.unwrap();
     assert!(store.unfinished_games().await.unwrap().contains(&record.id));
 

@@ -2,7 +2,7 @@
 //! (and back, for the few columns stored as text). Bad data becomes `StoreError::Corrupt`,
 //! naming what is wrong.
 
-use theboss_engine::{City, Seat};
+use theboss_engine::{City, RulesVersion, Seat};
 
 use super::{GameListing, StoreError, StoredAction};
 use crate::domain::{GameRecord, PlayerInfo, SeriesRef, Settings, Status, Visibility};
@@ -24,6 +24,7 @@ pub(super) type GameRow = (
     Option<String>,
     Option<i64>,
     String,
+    i64,
 );
 pub(super) type ActionRow = (i64, Option<String>, Option<String>, i32, String, i64);
 pub(super) type SeatRow = (String, i64, String, String, bool);
@@ -126,6 +127,7 @@ pub(super) fn game_from_row(
         series_id,
         series_index,
         _money,
+        rules_version,
     ) = row;
     let cities = numbers_from_text(&cities)?
         .into_iter()
@@ -136,8 +138,17 @@ pub(super) fn game_from_row(
         .map_err(|_| corrupt(format!("turn time limit {turn_time_limit}")))?;
     let visibility = Visibility::parse(&visibility)
         .ok_or_else(|| corrupt(format!("visibility {visibility:?}")))?;
+    let rules = u32::try_from(rules_version)
+        .ok()
+        .and_then(RulesVersion::from_number)
+        .ok_or_else(|| {
+            corrupt(format!(
+                "game {id} is played under rules version {rules_version}, unknown to this server"
+            ))
+        })?;
     let settings = Settings::new(players, cities, turn_time_limit_secs, visibility)
-        .map_err(|e| corrupt(format!("settings of game {id}: {e}")))?;
+        .map_err(|e| corrupt(format!("settings of game {id}: {e}")))?
+        .with_rules(rules);
     let status = Status::parse(&status).ok_or_else(|| corrupt(format!("status {status:?}")))?;
     let winners = numbers_from_text(&winners)?;
     let record = GameRecord {

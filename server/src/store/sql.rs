@@ -56,6 +56,7 @@ macro_rules! sql_store {
                     .bind(game.created_at)
                     .bind(game.series.as_ref().map(|s| s.id.clone()))
                     .bind(game.series.as_ref().map(|s| i64::from(s.index)))
+                    .bind(i64::from(game.settings.rules().number()))
                     .execute(&self.pool)
                     .await?;
                 Ok(())
@@ -199,6 +200,7 @@ macro_rules! sql_store {
                         .bind(game.created_at)
                         .bind(game.series.as_ref().map(|s| s.id.clone()))
                         .bind(game.series.as_ref().map(|s| i64::from(s.index)))
+                    .bind(i64::from(game.settings.rules().number()))
                         .execute(&mut *tx)
                         .await?;
                     let mut seats = std::collections::BTreeMap::new();

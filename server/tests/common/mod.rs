@@ -16,6 +16,7 @@ pub fn settings(players: u32) -> v1::GameSettings {
         cities: vec![],
         turn_time_limit_seconds: 0,
         visibility: v1::Visibility::Public as i32,
+        rules_version: 0,
     }
 }
 
