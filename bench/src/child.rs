@@ -15,6 +15,8 @@ pub struct Child {
     pub url: String,
     /// When the process was started.
     pub started: Instant,
+    /// Its log lines after the one that said where it serves.
+    lines: mpsc::UnboundedReceiver<String>,
 }
 
 /// Starts `theboss-bench <args>` and waits until it logs the address it serves on.
@@ -30,7 +32,7 @@ pub async fn spawn(args: &[String], wait: Duration) -> anyhow::Result<Child> {
         .spawn()
         .context("start a child process")?;
     let stderr = process.stderr.take().context("the child's stderr")?;
-    let (tx, mut lines) = mpsc::unbounded_channel();
+    let (tx, mut lines) = mpsc::unbounded_channel::<String>();
     tokio::spawn(async move {
         let mut reader = BufReader::new(stderr).lines();
         // Read to the end even when nobody listens any more, so the child never blocks on
@@ -54,6 +56,7 @@ pub async fn spawn(args: &[String], wait: Duration) -> anyhow::Result<Child> {
             process,
             url: format!("http://{addr}"),
             started,
+            lines,
         }),
         Ok(None) => bail!("the child process exited before serving"),
         Err(_) => bail!("the child process did not serve within {wait:?}"),
@@ -74,6 +77,21 @@ impl Child {
             .parse()
             .ok()?;
         Some(kib * 1024)
+    }
+
+    /// Waits for a log line containing `needle`; returns the line.
+    pub async fn line_containing(&mut self, needle: &str, wait: Duration) -> Option<String> {
+        tokio::time::timeout(wait, async {
+            while let Some(line) = self.lines.recv().await {
+                if line.contains(needle) {
+                    return Some(line);
+                }
+            }
+            None
+        })
+        .await
+        .ok()
+        .flatten()
     }
 
     /// SIGTERM, then SIGKILL if it has not exited within ten seconds.

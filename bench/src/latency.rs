@@ -60,6 +60,7 @@ async fn play_one(
         let request = v1::WatchGameRequest {
             game_id: game_id.clone(),
             after_seq: None,
+            update_views: v1::UpdateViews::ActionComplete as i32,
         };
         let mut stream = s.watch(request).await?;
         let tx = tx.clone();

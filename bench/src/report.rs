@@ -155,12 +155,19 @@ impl fmt::Display for Report {
             if let Some(restart) = &r.restart {
                 writeln!(
                     f,
-                    "| restart with {} unfinished games: first answer / {} sampled games answered | {backend} | {} / {} | target 5 s | {} |",
+                    "| restart with {} unfinished games: first answer / {} sampled games answered / all live | {backend} | {} / {} / {} | target 5 s | {} |",
                     restart.games,
                     restart.sampled,
                     secs(restart.first_answer),
                     secs(restart.sample_answered),
-                    ratio(restart.sample_answered.as_secs_f64(), 5.0)
+                    secs(restart.all_live),
+                    ratio(restart.all_live.as_secs_f64(), 5.0)
+                )?;
+                writeln!(
+                    f,
+                    "| server RSS with {} games live | {backend} | {} | – | – |",
+                    restart.games,
+                    mib(restart.rss)
                 )?;
             }
         }

@@ -111,6 +111,10 @@ pub struct Restart {
     /// Start of the process → a `GetView` of every sampled game answered.
     pub sample_answered: Duration,
     pub sampled: usize,
+    /// Start of the process → every game live again (its actor running, its clock too).
+    pub all_live: Duration,
+    /// The server's memory with every game live.
+    pub rss: u64,
 }
 
 /// Starts a server on a store holding `ids` unfinished games and times how soon it answers.
@@ -129,7 +133,7 @@ pub async fn measure(
         "info",
     ]
     .map(String::from);
-    let server = child::spawn(&args, Duration::from_secs(600)).await?;
+    let mut server = child::spawn(&args, Duration::from_secs(600)).await?;
     let connection = Connection::connect(&server.url).await?;
     let session = connection.session(credentials);
     // A spread of games: the first, the last, and every hundredth between.
@@ -151,11 +155,19 @@ pub async fn measure(
         first_answer.get_or_insert_with(|| server.started.elapsed());
     }
     let sample_answered = server.started.elapsed();
+    server
+        .line_containing("unfinished games restored", Duration::from_secs(600))
+        .await
+        .ok_or_else(|| anyhow::anyhow!("the server never said its games were restored"))?;
+    let all_live = server.started.elapsed();
+    let rss = server.rss().unwrap_or(0);
     server.stop().await;
     Ok(Restart {
         games: ids.len(),
         first_answer: first_answer.unwrap_or_default(),
         sample_answered,
         sampled: sample.len(),
+        all_live,
+        rss,
     })
 }

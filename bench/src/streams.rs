@@ -62,6 +62,7 @@ pub async fn soak(
         let request = v1::WatchGameRequest {
             game_id: game_ids[i % game_ids.len()].clone(),
             after_seq: None,
+            update_views: v1::UpdateViews::ActionComplete as i32,
         };
         let (slots, opened_tx) = (slots.clone(), opened_tx.clone());
         tasks.spawn(async move {

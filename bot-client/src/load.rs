@@ -145,6 +145,7 @@ async fn one_game(
             let request = v1::WatchGameRequest {
                 game_id: game_id.clone(),
                 after_seq: None,
+                update_views: v1::UpdateViews::ActionComplete as i32,
             };
             let mut stream = s.watch(request).await?;
             while let Some(message) = stream.message().await.map_err(|status| ClientError::Rpc {
@@ -153,7 +154,11 @@ async fn one_game(
             })? {
                 let view = match message.message {
                     Some(Message::Snapshot(view)) => view,
-                    Some(Message::Update(update)) => update.view.unwrap_or_default(),
+                    // Only an action's last update carries its view.
+                    Some(Message::Update(update)) => match update.view {
+                        Some(view) => view,
+                        None => continue,
+                    },
                     _ => continue,
                 };
                 if tx.send((i, view)).is_err() {

@@ -16,6 +16,7 @@ fn fast() -> PlayOptions {
         feed: FeedOptions {
             silence: Duration::from_secs(5),
             reconnects: 100,
+            ..FeedOptions::default()
         },
         poll: Duration::from_millis(20),
         submit_attempts: 20,

@@ -264,7 +264,12 @@ pub async fn watch(
     out: &mut dyn Write,
     painter: Painter,
 ) -> Result<(), CommandError> {
-    let mut feed = session.follow(game_id, FeedOptions::default());
+    // Every event is shown with the view after it (a JSON line each with `--json`).
+    let options = FeedOptions {
+        update_views: v1::UpdateViews::Every,
+        ..FeedOptions::default()
+    };
+    let mut feed = session.follow(game_id, options);
     while let Some(item) = feed.next().await? {
         let (seq, event, view) = match item {
             FeedItem::View(view) => (view.seq, None, view),

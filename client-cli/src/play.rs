@@ -55,18 +55,18 @@ impl Seen {
                 self.settled = true;
             }
             FeedItem::Update(update) => {
-                // An action's events all come with its view: act once the last has arrived.
+                // Only an action's last update carries the view: act once it has arrived.
                 self.settled = update.action_complete;
                 if let Some(view) = update.view {
-                    let names = render::names(&view);
-                    if let Some(line) = update
-                        .event
-                        .as_ref()
-                        .and_then(|e| render::event_text(e, &names, io.painter))
-                    {
-                        writeln!(io.out, "  {line}")?;
-                    }
                     self.latest = Some(view);
+                }
+                let names = self.latest.as_ref().map(render::names).unwrap_or_default();
+                if let Some(line) = update
+                    .event
+                    .as_ref()
+                    .and_then(|e| render::event_text(e, &names, io.painter))
+                {
+                    writeln!(io.out, "  {line}")?;
                 }
             }
         }

@@ -17,6 +17,9 @@ pub struct FeedOptions {
     pub silence: Duration,
     /// Failed attempts in a row before giving up with [`ClientError::StreamLost`].
     pub reconnects: u32,
+    /// Which updates carry the view. The default, only the last update of each action
+    /// (`action_complete`), is all a client acting on views needs, and sends each view once.
+    pub update_views: v1::UpdateViews,
 }
 
 impl Default for FeedOptions {
@@ -24,6 +27,7 @@ impl Default for FeedOptions {
         FeedOptions {
             silence: Duration::from_secs(45),
             reconnects: 20,
+            update_views: v1::UpdateViews::ActionComplete,
         }
     }
 }
@@ -35,6 +39,8 @@ pub enum FeedItem {
     /// or a fresh read after the stream was reopened (the missed updates follow it, so
     /// they may be older than this view).
     View(v1::GameView),
+    /// An event; its view is there on every update or only on the action's last one
+    /// (`action_complete`), as [`FeedOptions::update_views`] asked.
     Update(v1::GameUpdate),
 }
 
@@ -134,6 +140,7 @@ impl GameFeed {
         let request = v1::WatchGameRequest {
             game_id: self.game_id.clone(),
             after_seq: self.last_seq,
+            update_views: self.options.update_views as i32,
         };
         match self.session.watch(request).await {
             Ok(stream) => self.stream = Some(stream),

@@ -235,6 +235,8 @@ impl Session {
             expected_seq,
             idempotency_key: key.to_string(),
             action: Some(action),
+            // The answer's events; the view that follows comes on the stream.
+            update_views: v1::UpdateViews::ActionComplete as i32,
         };
         self.call("SubmitAction", false, |channel| {
             let request = self.request(message.clone());

@@ -2,8 +2,11 @@
 //! the store before anyone hears of it, then broadcasts it to the game's watchers. Games
 //! never wait on each other, and within a game there is no lock to get wrong.
 //!
-//! The actor keeps one [`Batch`] per action: the events it caused and the table right after
-//! it. Watchers and idempotent retries read batches; nothing else is shared.
+//! The actor keeps one step per action: the events it caused, and the table right after it
+//! for the latest action and every [`CHECKPOINT`]-th one (a game's memory stays a few tables,
+//! not one per action). Watchers, idempotent retries and histories read [`Batch`]es, a step
+//! with its table, rebuilt from the nearest checkpoint and the log when needed; nothing else
+//! is shared.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -20,12 +23,16 @@ use crate::rating;
 use crate::store::{Effects, Store, StoreError, StoredAction, StoredGame};
 use crate::table::{Action, TableError, TableEvent, TableState};
 
+/// Every this many actions the actor keeps the table, so any earlier one is a few actions'
+/// replay away.
+pub const CHECKPOINT: usize = 16;
+
 /// One action's outcome, shared with every watcher.
 #[derive(Debug)]
 pub struct Batch {
     /// The number of events before this batch; its events are `seq_before + 1 ..`.
     pub seq_before: u64,
-    pub events: Vec<TableEvent>,
+    pub events: Arc<[TableEvent]>,
     /// When the action was committed (micros).
     pub at: i64,
     pub record: Arc<GameRecord>,
@@ -46,10 +53,53 @@ impl Batch {
         viewer: Viewer,
         reveal_all: bool,
     ) -> impl Iterator<Item = (u64, &TableEvent)> {
-        (self.seq_before + 1..)
-            .zip(&self.events)
-            .filter(move |(_, e)| e.visible_to(viewer, reveal_all))
+        numbered(self.seq_before, &self.events, viewer, reveal_all)
     }
+}
+
+fn numbered(
+    seq_before: u64,
+    events: &[TableEvent],
+    viewer: Viewer,
+    reveal_all: bool,
+) -> impl Iterator<Item = (u64, &TableEvent)> {
+    (seq_before + 1..)
+        .zip(events)
+        .filter(move |(_, e)| e.visible_to(viewer, reveal_all))
+}
+
+/// One action as the log shows it: its events and when it was committed.
+#[derive(Debug, Clone)]
+pub struct Logged {
+    pub seq_before: u64,
+    pub events: Arc<[TableEvent]>,
+    pub at: i64,
+}
+
+impl Logged {
+    /// The events a viewer may see, numbered; `reveal_all` once the game is over.
+    pub fn visible_events(
+        &self,
+        viewer: Viewer,
+        reveal_all: bool,
+    ) -> impl Iterator<Item = (u64, &TableEvent)> {
+        numbered(self.seq_before, &self.events, viewer, reveal_all)
+    }
+}
+
+/// A game's whole log, and the table now.
+#[derive(Debug, Clone)]
+pub struct History {
+    pub log: Vec<Logged>,
+    pub latest: Arc<Batch>,
+}
+
+/// What the actor remembers of one action.
+struct Step {
+    logged: Logged,
+    deadline: Option<i64>,
+    /// The table after it: kept for the latest action and every [`CHECKPOINT`]-th.
+    state: Option<Arc<TableState>>,
 }
 
 /// An action the actor committed, for the seat that asked for it.
@@ -102,7 +152,7 @@ enum Command {
         reply: oneshot::Sender<Result<Subscription, ApiError>>,
     },
     History {
-        reply: oneshot::Sender<Vec<Arc<Batch>>>,
+        reply: oneshot::Sender<History>,
     },
 }
 
@@ -122,7 +172,9 @@ impl Default for ActorOptions {
     fn default() -> ActorOptions {
         ActorOptions {
             idle_unload: Duration::from_secs(120),
-            watch_buffer: 64,
+            // Lagging further re-reads from the actor, which is cheap; the channel keeps
+            // this many batches (and their tables) of every game alive.
+            watch_buffer: 8,
             clock_second: Duration::from_secs(1),
         }
     }
@@ -183,7 +235,7 @@ impl GameHandle {
             .await?
     }
 
-    pub async fn history(&self) -> Result<Vec<Arc<Batch>>, ApiError> {
+    pub async fn history(&self) -> Result<History, ApiError> {
         self.ask(|reply| Command::History { reply }).await
     }
 }
@@ -202,8 +254,10 @@ struct Actor {
     store: Arc<dyn Store>,
     options: ActorOptions,
     ladder_game_over: Option<mpsc::UnboundedSender<String>>,
-    /// `batches[0]` is the empty table at creation; `batches[i]` follows action `i`.
-    batches: Vec<Arc<Batch>>,
+    /// `steps[0]` is the empty table at creation; `steps[i]` follows action `i`.
+    steps: Vec<Step>,
+    /// The latest batch, whole.
+    latest: Arc<Batch>,
     actions: Vec<StoredAction>,
     /// (player, idempotency key) → action number.
     keys: HashMap<(String, String), usize>,
@@ -219,16 +273,26 @@ pub fn spawn(stored: StoredGame, context: Context) -> Result<GameHandle, StoreEr
     } = context;
     let StoredGame { record, actions } = stored;
     let record = Arc::new(record);
-    let state = TableState::new(&record.settings);
+    let state = Arc::new(TableState::new(&record.settings));
+    let created = Logged {
+        seq_before: 0,
+        events: Arc::from(Vec::new()),
+        at: record.created_at,
+    };
     let mut actor = Actor {
-        batches: vec![Arc::new(Batch {
+        latest: Arc::new(Batch {
             seq_before: 0,
-            events: Vec::new(),
-            at: record.created_at,
+            events: created.events.clone(),
+            at: created.at,
             record: record.clone(),
-            state: Arc::new(state),
+            state: state.clone(),
             deadline: None,
-        })],
+        }),
+        steps: vec![Step {
+            logged: created,
+            deadline: None,
+            state: Some(state),
+        }],
         record,
         store,
         ladder_game_over,
@@ -246,9 +310,46 @@ pub fn spawn(stored: StoredGame, context: Context) -> Result<GameHandle, StoreEr
 
 impl Actor {
     fn latest(&self) -> &Arc<Batch> {
-        self.batches
-            .last()
-            .expect("the creation batch is always there")
+        &self.latest
+    }
+
+    /// The batches of steps `from..`, their tables rebuilt from the nearest checkpoint.
+    fn batches_from(&self, from: usize) -> Vec<Arc<Batch>> {
+        let from = from.min(self.steps.len());
+        let base = (0..=from)
+            .rev()
+            .find(|&i| i < self.steps.len() && self.steps[i].state.is_some())
+            .unwrap_or(0);
+        let mut state = self.steps[base]
+            .state
+            .clone()
+            .expect("a checkpoint keeps its table");
+        let mut batches = Vec::with_capacity(self.steps.len() - from);
+        for i in base..self.steps.len() {
+            if i > base {
+                state = match &self.steps[i].state {
+                    Some(kept) => kept.clone(),
+                    None => {
+                        let mut next = (*state).clone();
+                        // The log replayed once already: it replays the same again.
+                        let _ = next.apply(&self.record, &self.actions[i - 1].action);
+                        Arc::new(next)
+                    }
+                };
+            }
+            if i >= from {
+                let step = &self.steps[i];
+                batches.push(Arc::new(Batch {
+                    seq_before: step.logged.seq_before,
+                    events: step.logged.events.clone(),
+                    at: step.logged.at,
+                    record: self.record.clone(),
+                    state: state.clone(),
+                    deadline: step.deadline,
+                }));
+            }
+        }
+        batches
     }
 
     fn seq(&self) -> u64 {
@@ -308,7 +409,10 @@ impl Actor {
                 let _ = reply.send(self.watch(after_seq));
             }
             Command::History { reply } => {
-                let _ = reply.send(self.batches.clone());
+                let _ = reply.send(History {
+                    log: self.steps.iter().map(|s| s.logged.clone()).collect(),
+                    latest: self.latest.clone(),
+                });
             }
         }
     }
@@ -374,10 +478,12 @@ impl Actor {
     }
 
     fn committed(&self, n: usize, seat: Seat) -> Committed {
-        Committed {
-            batch: self.batches[n].clone(),
-            seat,
-        }
+        let batch = if n + 1 == self.steps.len() {
+            self.latest.clone()
+        } else {
+            self.batches_from(n).swap_remove(0)
+        };
+        Committed { batch, seat }
     }
 
     fn watch(&self, after_seq: Option<u64>) -> Result<Subscription, ApiError> {
@@ -389,12 +495,14 @@ impl Actor {
                     format!("the game is only at seq {seq}"),
                 ));
             }
-            Some(after) => self
-                .batches
-                .iter()
-                .filter(|b| b.seq_after() > after)
-                .cloned()
-                .collect(),
+            Some(after) => {
+                let first = self
+                    .steps
+                    .iter()
+                    .position(|s| s.logged.seq_before + s.logged.events.len() as u64 > after)
+                    .unwrap_or(self.steps.len());
+                self.batches_from(first)
+            }
             None => Vec::new(),
         };
         Ok(Subscription {
@@ -558,12 +666,18 @@ impl Actor {
             // The matchmaker may have stopped with the server: nothing to tell then.
             let _ = tx.send(self.record.id.clone());
         }
-        let batch = Arc::new(Batch {
+        let logged = Logged {
             seq_before: self.seq(),
-            events,
+            events: Arc::from(events),
             at: stored.at,
+        };
+        let state = Arc::new(state);
+        let batch = Arc::new(Batch {
+            seq_before: logged.seq_before,
+            events: logged.events.clone(),
+            at: logged.at,
             record: self.record.clone(),
-            state: Arc::new(state),
+            state: state.clone(),
             deadline,
         });
         let n = usize::try_from(stored.seq).expect("fits");
@@ -572,7 +686,17 @@ impl Actor {
             self.keys.insert((player.clone(), key.clone()), n);
         }
         self.actions.push(stored);
-        self.batches.push(batch.clone());
+        // The table before this action is needed no more, unless it is a checkpoint.
+        let previous = self.steps.len() - 1;
+        if !previous.is_multiple_of(CHECKPOINT) {
+            self.steps[previous].state = None;
+        }
+        self.steps.push(Step {
+            logged,
+            deadline,
+            state: Some(state),
+        });
+        self.latest = batch.clone();
         // No watchers is fine: they read the batches when they subscribe.
         let _ = self.updates.send(batch);
         n
@@ -716,6 +840,64 @@ mod tests {
             "the overdue turn is played at once, and the next seat gets a fresh clock"
         );
         assert!(latest.deadline.unwrap() > now_micros());
+    }
+
+    /// The actor keeps few tables; every batch it rebuilds is the table the log gives.
+    #[tokio::test]
+    async fn rebuilt_batches_are_the_tables_of_the_log() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let (game, players) =
+            fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
+        for p in &players {
+            game.join(p.clone(), None).await.unwrap();
+        }
+        loop {
+            let latest = game.latest().await.unwrap();
+            let Some(seat) = latest.state.to_move() else {
+                break;
+            };
+            let turn = latest.state.default_turn(seat).unwrap();
+            game.submit(Submit {
+                player_id: players[usize::from(seat)].id.clone(),
+                expected_seq: latest.seq_after(),
+                idempotency_key: format!("k{}", latest.seq_after()),
+                turn,
+            })
+            .await
+            .unwrap();
+        }
+        let stored = store.load_game("g").await.unwrap().unwrap();
+        assert!(
+            stored.actions.len() > 2 * CHECKPOINT,
+            "{} actions",
+            stored.actions.len()
+        );
+        let mut table = TableState::new(&stored.record.settings);
+        let mut expected = vec![format!("{table:?}")];
+        for action in &stored.actions {
+            table.apply(&stored.record, &action.action).unwrap();
+            expected.push(format!("{table:?}"));
+        }
+        let backlog = game.watch(Some(0)).await.unwrap().backlog;
+        let rebuilt: Vec<String> = backlog.iter().map(|b| format!("{:?}", b.state)).collect();
+        assert_eq!(
+            rebuilt,
+            expected[1..],
+            "every action's table, from the checkpoints"
+        );
+        // An idempotent retry of an early action answers with that action's batch.
+        let seat = stored.actions[4].player_id.clone().unwrap();
+        let early = Submit {
+            player_id: seat,
+            expected_seq: 0,
+            idempotency_key: stored.actions[4].idempotency_key.clone().unwrap(),
+            turn: match stored.actions[4].action {
+                Action::Turn { turn, .. } => turn,
+                _ => panic!("a turn"),
+            },
+        };
+        let again = game.submit(early).await.unwrap();
+        assert_eq!(format!("{:?}", again.batch.state), expected[5]);
     }
 
     #[tokio::test]

@@ -24,8 +24,13 @@ use crate::store::{SeriesRecord, Store, StoreError};
 /// What a waiting request hears.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
-    Queued { waiting: usize },
+    Queued {
+        waiting: usize,
+    },
     Matched(Match),
+    /// The player already sits in these unfinished ladder games: play them first. Nothing
+    /// follows.
+    Seated(Vec<Match>),
 }
 
 /// A seat in a ladder game.
@@ -181,6 +186,30 @@ impl Matchmaker {
                 _ = recheck.tick(), if !self.queue.is_empty() => self.match_all().await,
                 command = rx.recv() => match command {
                     Some(Command::Enqueue(waiting)) => {
+                        // Asked here, in turn with the games this task forms, so that a game
+                        // being formed for the player is either seen here or forms with the
+                        // request already queued.
+                        match self.store.ladder_games_of(&waiting.player.id).await {
+                            Ok(seats) if !seats.is_empty() => {
+                                let matches = seats
+                                    .into_iter()
+                                    .map(|seat| Match {
+                                        game_id: seat.game_id,
+                                        seat: seat.seat,
+                                        players: seat.players,
+                                        already_seated: true,
+                                        series: seat.series,
+                                    })
+                                    .collect();
+                                let _ = waiting.notices.try_send(Notice::Seated(matches));
+                                continue;
+                            }
+                            Ok(_) => {}
+                            Err(error) => {
+                                tracing::error!(%error, "cannot look up a player's ladder games");
+                                continue;
+                            }
+                        }
                         self.queue.push(waiting);
                         self.match_all().await;
                         let waiting = self.queue.len();

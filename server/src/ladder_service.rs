@@ -97,27 +97,7 @@ impl LadderService for Service {
         let player = self.auth.player(request.metadata()).await?;
         let request = request.into_inner();
         let players = category(request.players, "players")?;
-        let waiting_games = self
-            .store
-            .ladder_games_of(&player.id)
-            .await
-            .map_err(ApiError::from)?;
-        // Room for every game to send back at once.
-        let (tx, rx) = mpsc::channel(waiting_games.len().max(8));
-        if !waiting_games.is_empty() {
-            // Games to finish first: send them, and end the stream.
-            for seat in waiting_games {
-                let m = Match {
-                    game_id: seat.game_id,
-                    seat: seat.seat,
-                    players: seat.players,
-                    already_seated: true,
-                    series: seat.series,
-                };
-                let _ = tx.try_send(item(Message::Matched(match_to_wire(m))));
-            }
-            return Ok(Response::new(ReceiverStream::new(rx)));
-        }
+        let (tx, rx) = mpsc::channel(8);
         let mut notices = self
             .ladder
             .enqueue(player, (players > 0).then_some(players), request.duplicate)
@@ -141,6 +121,15 @@ impl LadderService for Service {
                         }),
                         Some(Notice::Matched(m)) => {
                             let _ = tx.send(item(Message::Matched(match_to_wire(m)))).await;
+                            return;
+                        }
+                        // Games to finish first: send them, and end the stream.
+                        Some(Notice::Seated(matches)) => {
+                            for m in matches {
+                                if tx.send(item(Message::Matched(match_to_wire(m)))).await.is_err() {
+                                    return;
+                                }
+                            }
                             return;
                         }
                         None => return,

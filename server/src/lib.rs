@@ -34,8 +34,8 @@ use std::time::Duration;
 use theboss::v1::game_service_server::GameServiceServer;
 use theboss::v1::ladder_service_server::LadderServiceServer;
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
+use tonic::transport::server::TcpIncoming;
 
 pub use actor::ActorOptions;
 pub use config::Config;
@@ -100,8 +100,15 @@ impl Default for Options {
     }
 }
 
-/// Restores every unfinished game from `store`, then serves on `listener` until `shutdown`
-/// completes; open streams are then ended and in-flight calls drained.
+/// The connections a listener accepts, with `TCP_NODELAY` set on each: a response goes out
+/// as several small writes (headers, message, trailers), and with Nagle's algorithm the
+/// later ones wait for the peer's delayed ACK, about 40 ms a call.
+pub fn incoming(listener: TcpListener) -> TcpIncoming {
+    TcpIncoming::from(listener).with_nodelay(Some(true))
+}
+
+/// Serves on `listener` until `shutdown` completes (open streams are then ended and
+/// in-flight calls drained), restoring every unfinished game from `store` meanwhile.
 pub async fn run(
     listener: TcpListener,
     store: Arc<dyn Store>,
@@ -114,7 +121,7 @@ pub async fn run(
         options.actor.clone(),
         Some(game_over),
     ));
-    let restored = games.restore().await?;
+    let unfinished = games.restore().await?;
     let ladder = ladder::Ladder::start(
         games.clone(),
         ladder_games_over,
@@ -142,7 +149,7 @@ pub async fn run(
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
     let addr = listener.local_addr()?;
-    tracing::info!(%addr, restored, "serving");
+    tracing::info!(%addr, unfinished, "serving");
     let shutdown = async move {
         shutdown.await;
         // Streams never end by themselves, so tell them to, or draining would wait forever.
@@ -153,8 +160,28 @@ pub async fn run(
         .add_service(reflection)
         .add_service(GameServiceServer::new(service))
         .add_service(LadderServiceServer::new(ladder_service))
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .serve_with_incoming_shutdown(incoming(listener), shutdown)
         .await?;
     tracing::info!("stopped");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio_stream::StreamExt;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn accepted_sockets_send_small_writes_at_once() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut accepted = incoming(listener);
+        let _client = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let socket = accepted.next().await.unwrap().unwrap();
+        assert!(
+            socket.nodelay().unwrap(),
+            "TCP_NODELAY on an accepted socket"
+        );
+    }
 }

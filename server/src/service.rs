@@ -300,6 +300,7 @@ impl GameService for Service {
                 let player = self.caller(&request).await?;
                 let request = request.into_inner();
                 let after_seq = request.after_seq;
+                let views = wire::views_on_from_wire(request.update_views)?;
                 let game_id = checked_game_id(&request.game_id)?;
                 let mut game = self.games.get(game_id).await?;
                 let subscription = match game.watch(after_seq).await {
@@ -314,6 +315,7 @@ impl GameService for Service {
                     player.id,
                     subscription,
                     after_seq,
+                    views,
                     self.keep_alive,
                     self.stopping.clone(),
                 );
@@ -338,6 +340,7 @@ impl GameService for Service {
                         format!("at most {MAX_IDEMPOTENCY_KEY_BYTES} bytes"),
                     ));
                 }
+                let views = wire::views_on_from_wire(request.update_views)?;
                 let submit = Submit {
                     player_id: player.id,
                     expected_seq: request.expected_seq,
@@ -350,7 +353,7 @@ impl GameService for Service {
                         async move { game.submit(submit).await }
                     })
                     .await?;
-                Ok(wire::submit_response(&committed))
+                Ok(wire::submit_response(&committed, views))
             }
             .await,
         )
@@ -364,23 +367,24 @@ impl GameService for Service {
         reply(
             async {
                 let player = self.caller(&request).await?;
-                let batches = self
+                let history = self
                     .on_game(&request.get_ref().game_id, |game| async move {
                         game.history().await
                     })
                     .await?;
-                let latest = batches.last().expect("the creation batch is always there");
+                let latest = &history.latest;
                 let over = latest.state.status.is_over();
                 let viewer = wire::viewer_of(&latest.state, &player.id);
-                let entries = batches
+                let entries = history
+                    .log
                     .iter()
-                    .flat_map(|batch| {
-                        batch
+                    .flat_map(|logged| {
+                        logged
                             .visible_events(viewer, over)
                             .map(|(seq, event)| v1::HistoryEntry {
                                 seq,
                                 event: Some(wire::table_event_to_wire(event)),
-                                at: Some(wire::timestamp(batch.at)),
+                                at: Some(wire::timestamp(logged.at)),
                             })
                     })
                     .collect();

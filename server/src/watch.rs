@@ -16,7 +16,7 @@ use tracing::Instrument;
 
 use crate::actor::{Batch, GameHandle, Subscription};
 use crate::domain::now_micros;
-use crate::wire;
+use crate::wire::{self, ViewsOn};
 
 pub type WatchItem = Result<v1::WatchGameResponse, Status>;
 
@@ -27,6 +27,7 @@ pub fn spawn(
     player_id: String,
     subscription: Subscription,
     after_seq: Option<u64>,
+    views: ViewsOn,
     keep_alive: Duration,
     stopping: signal::Receiver<bool>,
 ) -> mpsc::Receiver<WatchItem> {
@@ -43,6 +44,7 @@ pub fn spawn(
                 tx,
                 player_id,
                 last_seq: 0,
+                views,
             };
             tracing::debug!("watching");
             match watcher
@@ -66,6 +68,7 @@ struct Watcher {
     player_id: String,
     /// The last sequence number this watcher has accounted for.
     last_seq: u64,
+    views: ViewsOn,
 }
 
 impl Watcher {
@@ -85,7 +88,8 @@ impl Watcher {
     /// Sends a batch's updates past `last_seq`. Returns whether the game is over.
     async fn forward(&mut self, batch: &Batch) -> Result<bool, Closed> {
         if batch.seq_after() > self.last_seq {
-            for update in wire::batch_updates(batch, self.viewer(batch), self.last_seq) {
+            let viewer = self.viewer(batch);
+            for update in wire::batch_updates(batch, viewer, self.last_seq, self.views) {
                 self.send(Message::Update(update)).await?;
             }
             self.last_seq = batch.seq_after();
@@ -211,6 +215,7 @@ mod tests {
             "p0".into(),
             subscription,
             Some(0),
+            ViewsOn::EveryUpdate,
             Duration::from_secs(3600),
             stopping,
         );
@@ -242,6 +247,7 @@ mod tests {
             .history()
             .await
             .unwrap()
+            .log
             .iter()
             .flat_map(|b| {
                 b.visible_events(Viewer::Seat(0), false)

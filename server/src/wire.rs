@@ -218,33 +218,61 @@ pub fn batch_view(batch: &Batch, viewer: Viewer) -> v1::GameView {
     )
 }
 
-/// The updates of a batch a viewer may see, skipping those up to `after`; they share the
-/// view after the whole action, and the last one completes it.
-pub fn batch_updates(batch: &Batch, viewer: Viewer, after: u64) -> Vec<v1::GameUpdate> {
-    let mut view = None;
+/// Which updates of an action carry its view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewsOn {
+    EveryUpdate,
+    LastUpdate,
+}
+
+/// A request's `update_views`; the error names the field.
+pub fn views_on_from_wire(value: i32) -> Result<ViewsOn, ApiError> {
+    match v1::UpdateViews::try_from(value) {
+        Ok(v1::UpdateViews::Unspecified | v1::UpdateViews::Every) => Ok(ViewsOn::EveryUpdate),
+        Ok(v1::UpdateViews::ActionComplete) => Ok(ViewsOn::LastUpdate),
+        Err(_) => Err(ApiError::invalid(
+            "update_views",
+            format!("{value} is not an UpdateViews value"),
+        )),
+    }
+}
+
+/// The updates of a batch a viewer may see, skipping those up to `after`; the view after
+/// the whole action goes on each of them or on the last, and the last one completes it.
+pub fn batch_updates(
+    batch: &Batch,
+    viewer: Viewer,
+    after: u64,
+    views: ViewsOn,
+) -> Vec<v1::GameUpdate> {
     let mut updates: Vec<v1::GameUpdate> = batch
         .visible_events(viewer, false)
         .filter(|(seq, _)| *seq > after)
         .map(|(seq, event)| v1::GameUpdate {
             seq,
             event: Some(table_event_to_wire(event)),
-            view: Some(
-                view.get_or_insert_with(|| batch_view(batch, viewer))
-                    .clone(),
-            ),
+            view: None,
             action_complete: false,
         })
         .collect();
-    if let Some(last) = updates.last_mut() {
-        last.action_complete = true;
+    let Some((last, earlier)) = updates.split_last_mut() else {
+        return updates;
+    };
+    last.action_complete = true;
+    let view = batch_view(batch, viewer);
+    if views == ViewsOn::EveryUpdate {
+        for update in earlier {
+            update.view = Some(view.clone());
+        }
     }
+    last.view = Some(view);
     updates
 }
 
 /// What an action tells the seat that sent it: the events it may see, and the seq after.
-pub fn submit_response(committed: &Committed) -> v1::SubmitActionResponse {
+pub fn submit_response(committed: &Committed, views: ViewsOn) -> v1::SubmitActionResponse {
     v1::SubmitActionResponse {
-        updates: batch_updates(&committed.batch, Viewer::Seat(committed.seat), 0),
+        updates: batch_updates(&committed.batch, Viewer::Seat(committed.seat), 0, views),
         seq: committed.batch.seq_after(),
     }
 }

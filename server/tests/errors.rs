@@ -133,6 +133,18 @@ async fn malformed_settings_and_ids_name_their_field() {
         get("7f1c2d3e-0000-4000-8000-000000000000").await,
         Code::NotFound,
     );
+    let game_id = common::create(&p, settings(2), None).await;
+    let status = assert_code(
+        p.game_client()
+            .watch_game(p.request(v1::WatchGameRequest {
+                game_id,
+                after_seq: None,
+                update_views: 7,
+            }))
+            .await,
+        Code::InvalidArgument,
+    );
+    assert_eq!(field(&status), "update_views");
     server.stop().await;
 }
 

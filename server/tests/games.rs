@@ -66,6 +66,13 @@ async fn complete_game(server: &TestServer, players: u32, seed: u64) {
         .iter()
         .map(|p| collect(p, &game_id, Some(0)))
         .collect();
+    // Seat 0 also follows with views only on each action's last update.
+    let lean = collect_with(
+        &seated[0],
+        &game_id,
+        Some(0),
+        v1::UpdateViews::ActionComplete,
+    );
     let turns = play_to_end(&game_id, &seated, seed).await;
     assert!(turns >= 3 * 5 * players as usize, "{turns} turns");
     let final_view = view(&seated[0], &game_id).await;
@@ -94,6 +101,26 @@ async fn complete_game(server: &TestServer, players: u32, seed: u64) {
             last.event.as_ref().unwrap().kind,
             Some(Kind::GameEnded(_))
         ));
+    }
+    let lean_messages = lean.await.unwrap();
+    let lean_updates = updates(&lean_messages);
+    let full_messages = collect(&seated[0], &game_id, Some(0)).await.unwrap();
+    let full = updates(&full_messages);
+    assert_eq!(lean_updates.len(), full.len());
+    for (l, f) in lean_updates.iter().zip(&full) {
+        assert_eq!(
+            (l.seq, &l.event, l.action_complete),
+            (f.seq, &f.event, f.action_complete)
+        );
+        if f.action_complete {
+            assert_eq!(l.view, f.view, "seq {}", f.seq);
+        } else {
+            assert_eq!(
+                l.view, None,
+                "seq {}: no view before the action completes",
+                f.seq
+            );
+        }
     }
     audit(server, &game_id).await;
 }
@@ -168,6 +195,7 @@ async fn a_reconnecting_watcher_gets_exactly_what_it_missed() {
         .watch_game(p.request(v1::WatchGameRequest {
             game_id: game_id.clone(),
             after_seq: Some(1_000_000),
+            update_views: 0,
         }))
         .await
         .unwrap_err();
@@ -187,6 +215,7 @@ async fn collect_n(
         .watch_game(p.request(v1::WatchGameRequest {
             game_id: game_id.to_string(),
             after_seq,
+            update_views: 0,
         }))
         .await
         .unwrap()
@@ -301,6 +330,7 @@ async fn quiet_streams_get_keep_alives_and_end_on_shutdown() {
         .watch(v1::WatchGameRequest {
             game_id: game_id.clone(),
             after_seq: None,
+            update_views: 0,
         })
         .await
         .unwrap();
@@ -468,6 +498,7 @@ async fn a_slow_reader_gets_every_update_in_order() {
         .watch_game(p.request(v1::WatchGameRequest {
             game_id: game_id.clone(),
             after_seq: Some(0),
+            update_views: 0,
         }))
         .await
         .unwrap()

@@ -139,8 +139,63 @@ async fn suite(store: Arc<dyn Store>) {
     listing_filters_and_pages(&*store).await;
     ladder_series_and_ratings(&*store).await;
     imported_games_load_and_list_like_played_ones(&*store).await;
-    // Last: it adds players to the leaderboard the tests above count.
-    ratings_of_games_ending_at_once_all_count(store).await;
+    // Last: they add players to the leaderboard the tests above count.
+    ratings_of_games_ending_at_once_all_count(store.clone()).await;
+    turns_of_many_games_at_once_commit_and_a_conflict_stays_its_games(store).await;
+}
+
+/// Turns of many games arriving together are committed in groups: each is durable once
+/// answered, and a taken action number fails only its own game's turn.
+async fn turns_of_many_games_at_once_commit_and_a_conflict_stays_its_games(store: Arc<dyn Store>) {
+    const GAMES: u32 = 40;
+    let (a, b) = (player(90), player(91));
+    store.create_player(&a).await.unwrap();
+    store.create_player(&b).await.unwrap();
+    let mut ids = Vec::new();
+    for i in 0..GAMES {
+        let record = game(300 + i, &a.player.id, Visibility::Public);
+        store.create_game(&record).await.unwrap();
+        for (seq, seat, who) in [(1, 0, &a), (2, 1, &b)] {
+            store
+                .append_action(&record.id, &join(seq, seat, who), &effects(Status::Running))
+                .await
+                .unwrap();
+        }
+        ids.push(record.id);
+    }
+    let turn = |seq: u64| StoredAction {
+        seq,
+        action: Action::Turn {
+            seat: 0,
+            turn: Turn::play(City::Boston.cards().next().unwrap()),
+            by_timeout: false,
+        },
+        player_id: Some(a.player.id.clone()),
+        idempotency_key: Some(format!("turn-{seq}")),
+        at: 50_000,
+    };
+    let mut tasks = Vec::new();
+    for (i, id) in ids.iter().enumerate() {
+        // Game 7's turn takes a number that is already there (2: a join).
+        let seq = if i == 7 { 2 } else { 3 };
+        let (store, id, action) = (store.clone(), id.clone(), turn(seq));
+        tasks.push(tokio::spawn(async move {
+            store
+                .append_action(&id, &action, &effects(Status::Running))
+                .await
+        }));
+    }
+    for (i, task) in tasks.into_iter().enumerate() {
+        match (i, task.await.unwrap()) {
+            (7, Err(StoreError::Conflict { seq: 2, game_id })) => assert_eq!(game_id, ids[7]),
+            (7, other) => panic!("game 7: {other:?}"),
+            (_, result) => result.unwrap(),
+        }
+    }
+    for (i, id) in ids.iter().enumerate() {
+        let loaded = store.load_game(id).await.unwrap().unwrap();
+        assert_eq!(loaded.actions.len(), if i == 7 { 2 } else { 3 }, "game {i}");
+    }
 }
 
 async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
@@ -388,6 +443,15 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
         .await
         .unwrap();
 
+    // A turn's number taken twice is refused too (PostgreSQL writes turns in one statement).
+    let again = store
+        .append_action(&record.id, &turn, &effects(Status::Running))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(again, StoreError::Conflict { seq: 3, .. }),
+        "{again}"
+    );
     let loaded = store.load_game(&record.id).await.unwrap().unwrap();
     assert_eq!(loaded.record, record);
     assert_eq!(loaded.actions.len(), 3);
@@ -395,6 +459,15 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
     assert_eq!(loaded.actions[2], turn);
     assert!(!store.unfinished_games().await.unwrap().contains(&record.id));
     assert_eq!(store.load_game("missing").await.unwrap(), None);
+    // In bulk: each game with its own result.
+    let bulk = store
+        .load_games(&[record.id.clone(), "missing".to_string()])
+        .await
+        .unwrap();
+    assert_eq!(bulk.len(), 2);
+    assert_eq!(bulk[0].0, record.id);
+    assert_eq!(bulk[0].1.as_ref().unwrap(), &loaded);
+    assert!(matches!(bulk[1], (ref id, Err(StoreError::Corrupt(_))) if id == "missing"));
 
     let page = store
         .list_games(&GameQuery {

@@ -8,6 +8,7 @@
 //! kept up to date in the same transaction as the action that changes them, for listing.
 
 pub mod format;
+mod group;
 mod postgres;
 pub mod probe;
 mod queries;
@@ -41,6 +42,8 @@ pub enum StoreError {
     Database(#[from] sqlx::Error),
     #[error("migrations: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("the store is shutting down")]
+    Closed,
 }
 
 /// A new player, with the hash of its token.
@@ -170,6 +173,13 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<(), StoreError>;
 
     async fn load_game(&self, game_id: &str) -> Result<Option<StoredGame>, StoreError>;
+
+    /// Many games at once (two queries), each with its own result: one game that cannot be
+    /// read does not keep the others from loading.
+    async fn load_games(
+        &self,
+        game_ids: &[String],
+    ) -> Result<Vec<(String, Result<StoredGame, StoreError>)>, StoreError>;
 
     /// Writes whole games with their logs in one transaction (a bulk import, e.g. to seed a
     /// benchmark or to move games between stores). `effects` are each game's derived status,

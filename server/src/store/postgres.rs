@@ -7,11 +7,19 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use sqlx::postgres::PgPoolOptions;
 
 use super::StoreError;
+use super::group::{Append, GroupCommit};
 use super::sql::sql_store;
 use super::{queries, rows};
 
+/// Connections in the pool.
+const CONNECTIONS: u32 = 16;
+/// Groups of appends written at once; the rest of the pool serves reads and other writes.
+const GROUP_LANES: usize = 2;
+const MAX_GROUP: usize = 256;
+
 pub struct PostgresStore {
     pool: sqlx::PgPool,
+    group: GroupCommit,
 }
 
 impl PostgresStore {
@@ -19,18 +27,67 @@ impl PostgresStore {
     /// start at once).
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
         let pool = PgPoolOptions::new()
-            .max_connections(16)
+            .max_connections(CONNECTIONS)
             .connect(url)
             .await?;
         sqlx::migrate!("migrations/postgres").run(&pool).await?;
-        Ok(PostgresStore { pool })
+        let writer = pool.clone();
+        let group = GroupCommit::start(GROUP_LANES, MAX_GROUP, move |appends| {
+            write_group(writer.clone(), appends)
+        });
+        Ok(PostgresStore { pool, group })
     }
-}
 
-impl PostgresStore {
     const BEGIN_WRITE: &'static str = "BEGIN";
     /// Rows read to be written back are locked until the transaction ends.
     const LOCK_ROW: &'static str = " FOR UPDATE";
+}
+
+/// A group of appends in one statement, column by column.
+async fn write_group(pool: sqlx::PgPool, appends: Vec<Append>) -> Result<(), sqlx::Error> {
+    let n = appends.len();
+    let (mut games, mut seqs, mut players, mut keys) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    let (mut formats, mut payloads, mut ats) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    let (mut statuses, mut winners, mut money) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    for a in appends {
+        games.push(a.game_id);
+        seqs.push(a.seq);
+        players.push(a.player_id);
+        keys.push(a.idempotency_key);
+        formats.push(a.format);
+        payloads.push(a.payload);
+        ats.push(a.at);
+        statuses.push(a.status);
+        winners.push(a.winners);
+        money.push(a.money);
+    }
+    sqlx::query(queries::APPEND_GROUP_POSTGRES)
+        .bind(games)
+        .bind(seqs)
+        .bind(players)
+        .bind(keys)
+        .bind(formats)
+        .bind(payloads)
+        .bind(ats)
+        .bind(statuses)
+        .bind(winners)
+        .bind(money)
+        .execute(&pool)
+        .await?;
+    Ok(())
 }
 
 sql_store!(PostgresStore, sqlx::Postgres);

@@ -13,8 +13,10 @@ pub(super) const GAME_COLUMNS: &str = "g.ord, g.id, g.players, g.cities, g.seed,
      g.rules_version";
 pub(super) const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7)";
-pub(super) const UPDATE_GAME_STATUS: &str =
-    "UPDATE games SET status = $1, winners = $2, money = $3 WHERE id = $4";
+/// Touches the game's row only when something listed there changes (most turns change
+/// nothing: a status moves at the start and at the end).
+pub(super) const UPDATE_GAME_STATUS: &str = "UPDATE games SET status = $1, winners = $2, money = $3 \
+     WHERE id = $4 AND (status <> $1 OR winners <> $2 OR money <> $3)";
 pub(super) const INSERT_RATING_IF_MISSING: &str = "INSERT INTO ratings (player_id, players, mu, sigma, games) \
      VALUES ($1, $2, $3, $4, 0) ON CONFLICT (player_id, players) DO NOTHING";
 pub(super) const UPDATE_RATING: &str =
@@ -55,3 +57,14 @@ pub(super) const UNFINISHED_GAMES: &str =
     "SELECT id FROM games WHERE status IN ('open', 'running') ORDER BY ord";
 pub(super) const SEATS_COLUMNS: &str = "SELECT s.game_id, s.seat, p.id, p.display_name, p.is_bot FROM seats s \
      JOIN players p ON p.id = s.player_id WHERE s.game_id IN (";
+pub(super) const ACTIONS_OF_GAMES: &str = "SELECT game_id, seq, player_id, idempotency_key, format, payload, at \
+     FROM actions WHERE game_id IN (";
+/// PostgreSQL: a group of simple appends (see `group`) in one statement, one round trip,
+/// one transaction: every action row, and each game's row where something listed changes.
+pub(super) const APPEND_GROUP_POSTGRES: &str = "WITH inserted AS ( \
+     INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at) \
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], $7::bigint[]) \
+     RETURNING game_id) \
+     UPDATE games AS g SET status = u.status, winners = u.winners, money = u.money \
+     FROM unnest($1::text[], $8::text[], $9::text[], $10::text[]) AS u(id, status, winners, money) \
+     WHERE g.id = u.id AND (g.status <> u.status OR g.winners <> u.winners OR g.money <> u.money)";

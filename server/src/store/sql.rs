@@ -1,11 +1,12 @@
 //! The one implementation of [`Store`](super::Store) both SQL backends share: the
 //! [`sql_store!`] macro, expanded for `SqlitePool` and `PgPool`, runs the same statements
-//! (`queries`) and decodes the same rows (`rows`). A backend brings its pool, its migrations
-//! and two constants: how a writing transaction begins, and how a row read for writing back
-//! is locked.
+//! (`queries`) and decodes the same rows (`rows`). A backend brings its pool, its migrations,
+//! its group commit (`group`: how a group of simple appends is written) and two constants:
+//! how a writing transaction begins, and how a row read for writing back is locked.
 
 /// Implements [`Store`](super::Store) for a struct with a `pool` field of the given
-/// database and the constants `BEGIN_WRITE` and `LOCK_ROW`.
+/// database, a `group` field (its [`GroupCommit`](super::group::GroupCommit)) and the
+/// constants `BEGIN_WRITE` and `LOCK_ROW`.
 macro_rules! sql_store {
     ($store:ty, $db:ty) => {
         #[async_trait::async_trait]
@@ -72,6 +73,41 @@ macro_rules! sql_store {
                 let seq = i64::try_from(action.seq)
                     .map_err(|_| rows::corrupt(format!("action seq {}", action.seq)))?;
                 let (format, payload) = rows::action_payload(&action.action);
+                let conflict = |inserted: &Result<_, sqlx::Error>| match inserted {
+                    Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                        Some($crate::store::StoreError::Conflict {
+                            game_id: game_id.to_string(),
+                            seq: action.seq,
+                        })
+                    }
+                    _ => None,
+                };
+                let winners = rows::numbers_to_text(effects.winners.iter().copied());
+                let money = rows::money_to_text(&effects.money);
+                // Most actions are turns that touch nothing but the log and the game's row:
+                // committed in groups (see `group`).
+                let simple = effects.rated.is_none()
+                    && !matches!(
+                        action.action,
+                        $crate::table::Action::Join { .. } | $crate::table::Action::Leave { .. }
+                    );
+                if simple {
+                    return self
+                        .group
+                        .append(super::group::Append {
+                            game_id: game_id.to_string(),
+                            seq,
+                            player_id: action.player_id.clone(),
+                            idempotency_key: action.idempotency_key.clone(),
+                            format,
+                            payload,
+                            at: action.at,
+                            status: effects.status.as_str(),
+                            winners,
+                            money,
+                        })
+                        .await;
+                }
                 let mut tx = self.pool.begin_with(<$store>::BEGIN_WRITE).await?;
                 let inserted = sqlx::query(queries::INSERT_ACTION)
                     .bind(game_id)
@@ -79,17 +115,12 @@ macro_rules! sql_store {
                     .bind(&action.player_id)
                     .bind(&action.idempotency_key)
                     .bind(format)
-                    .bind(payload)
+                    .bind(&payload)
                     .bind(action.at)
                     .execute(&mut *tx)
                     .await;
-                if let Err(sqlx::Error::Database(e)) = &inserted {
-                    if e.is_unique_violation() {
-                        return Err($crate::store::StoreError::Conflict {
-                            game_id: game_id.to_string(),
-                            seq: action.seq,
-                        });
-                    }
+                if let Some(conflict) = conflict(&inserted) {
+                    return Err(conflict);
                 }
                 inserted?;
                 match &action.action {
@@ -112,8 +143,8 @@ macro_rules! sql_store {
                 }
                 sqlx::query(queries::UPDATE_GAME_STATUS)
                     .bind(effects.status.as_str())
-                    .bind(rows::numbers_to_text(effects.winners.iter().copied()))
-                    .bind(rows::money_to_text(&effects.money))
+                    .bind(&winners)
+                    .bind(&money)
                     .bind(game_id)
                     .execute(&mut *tx)
                     .await?;
@@ -269,6 +300,63 @@ macro_rules! sql_store {
                     .map(|row| rows::action_from_row(game_id, row))
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(Some($crate::store::StoredGame { record, actions }))
+            }
+
+            #[tracing::instrument(name = "store", level = "debug", skip_all, fields(op = "load_games", games = game_ids.len()))]
+            async fn load_games(
+                &self,
+                game_ids: &[String],
+            ) -> Result<Vec<(String, Result<$crate::store::StoredGame, $crate::store::StoreError>)>, $crate::store::StoreError> {
+                if game_ids.is_empty() {
+                    return Ok(Vec::new());
+                }
+                let mut sql = sqlx::QueryBuilder::<$db>::new(format!(
+                    "SELECT {} FROM games g WHERE g.id IN (",
+                    queries::GAME_COLUMNS
+                ));
+                let mut list = sql.separated(", ");
+                for id in game_ids {
+                    list.push_bind(id);
+                }
+                sql.push(")");
+                let games: Vec<rows::GameRow> = sql.build_query_as().fetch_all(&self.pool).await?;
+                let mut sql = sqlx::QueryBuilder::<$db>::new(queries::ACTIONS_OF_GAMES);
+                let mut list = sql.separated(", ");
+                for id in game_ids {
+                    list.push_bind(id);
+                }
+                sql.push(") ORDER BY game_id, seq");
+                let actions: Vec<(String, i64, Option<String>, Option<String>, i32, String, i64)> =
+                    sql.build_query_as().fetch_all(&self.pool).await?;
+                let mut logs: std::collections::HashMap<String, Vec<rows::ActionRow>> =
+                    std::collections::HashMap::new();
+                for (game_id, seq, player_id, key, format, payload, at) in actions {
+                    logs.entry(game_id)
+                        .or_default()
+                        .push((seq, player_id, key, format, payload, at));
+                }
+                let mut records = std::collections::HashMap::new();
+                for row in games {
+                    let id = row.1.clone();
+                    records.insert(id, rows::game_from_row(row).map(|(_, record, _, _)| record));
+                }
+                Ok(game_ids
+                    .iter()
+                    .map(|id| {
+                        let game = match records.remove(id) {
+                            None => Err(rows::corrupt(format!("game {id} vanished"))),
+                            Some(Err(e)) => Err(e),
+                            Some(Ok(record)) => logs
+                                .remove(id)
+                                .unwrap_or_default()
+                                .into_iter()
+                                .map(|row| rows::action_from_row(id, row))
+                                .collect::<Result<Vec<_>, _>>()
+                                .map(|actions| $crate::store::StoredGame { record, actions }),
+                        };
+                        (id.clone(), game)
+                    })
+                    .collect())
             }
 
             #[tracing::instrument(name = "store", level = "debug", skip_all, fields(op = "unfinished_games"))]

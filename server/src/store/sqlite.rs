@@ -8,11 +8,18 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use super::StoreError;
+use super::group::{Append, GroupCommit};
 use super::sql::sql_store;
 use super::{queries, rows};
 
+/// One writer at a time: SQLite takes the whole database to write. Groups are written one
+/// after the other, each with one fsync.
+const GROUP_LANES: usize = 1;
+const MAX_GROUP: usize = 256;
+
 pub struct SqliteStore {
     pool: sqlx::SqlitePool,
+    group: GroupCommit,
 }
 
 impl SqliteStore {
@@ -23,16 +30,44 @@ impl SqliteStore {
             .connect_with(connect_options(url)?)
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
-        Ok(SqliteStore { pool })
+        let writer = pool.clone();
+        let group = GroupCommit::start(GROUP_LANES, MAX_GROUP, move |appends| {
+            write_group(writer.clone(), appends)
+        });
+        Ok(SqliteStore { pool, group })
     }
-}
 
-impl SqliteStore {
     /// Writers take the database's write lock when they begin, so that what they read in the
     /// transaction (e.g. ratings) is still true when they write.
     const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
     /// Rows need no lock of their own: a writer holds the whole database.
     const LOCK_ROW: &'static str = "";
+}
+
+/// A group of appends in one transaction: its statements are calls in this process, and its
+/// one commit is the one fsync.
+async fn write_group(pool: sqlx::SqlitePool, appends: Vec<Append>) -> Result<(), sqlx::Error> {
+    let mut tx = pool.begin_with(SqliteStore::BEGIN_WRITE).await?;
+    for a in &appends {
+        sqlx::query(queries::INSERT_ACTION)
+            .bind(&a.game_id)
+            .bind(a.seq)
+            .bind(&a.player_id)
+            .bind(&a.idempotency_key)
+            .bind(a.format)
+            .bind(&a.payload)
+            .bind(a.at)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(queries::UPDATE_GAME_STATUS)
+            .bind(a.status)
+            .bind(&a.winners)
+            .bind(&a.money)
+            .bind(&a.game_id)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await
 }
 
 /// How the store opens a `sqlite://path` URL: created if missing, WAL, every commit synced.

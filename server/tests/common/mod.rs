@@ -124,13 +124,27 @@ pub async fn play_to_end(game_id: &str, players: &[Session], seed: u64) -> usize
     turns
 }
 
-/// Collects a `WatchGame` stream until it ends.
+/// Collects a `WatchGame` stream until it ends, a view on every update.
 pub fn collect(p: &Session, game_id: &str, after_seq: Option<u64>) -> JoinHandle<Vec<Message>> {
+    collect_with(p, game_id, after_seq, v1::UpdateViews::Every)
+}
+
+/// Collects a `WatchGame` stream until it ends.
+pub fn collect_with(
+    p: &Session,
+    game_id: &str,
+    after_seq: Option<u64>,
+    views: v1::UpdateViews,
+) -> JoinHandle<Vec<Message>> {
     let p = p.clone();
     let game_id = game_id.to_string();
     tokio::spawn(async move {
         let mut stream = p
-            .watch(v1::WatchGameRequest { game_id, after_seq })
+            .watch(v1::WatchGameRequest {
+                game_id,
+                after_seq,
+                update_views: views as i32,
+            })
             .await
             .expect("watch");
         let mut messages = Vec::new();

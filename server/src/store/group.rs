@@ -1,0 +1,226 @@
+//! Group commit. The simple appends of many games (a turn or an abort: one action row, and
+//! the game's row if its status changes) that arrive while earlier ones are being written
+//! are committed together, in one transaction, so that a commit's fixed cost (a round trip,
+//! a write-ahead-log flush, an fsync) is paid once for all of them.
+//!
+//! Nothing waits to be grouped: an append that finds a lane free is written at once, alone;
+//! groups form only while every lane is busy, from the appends that queued meanwhile. Every
+//! append is answered only once the transaction holding it has committed. If a group fails,
+//! its appends are written again one by one, so that each gets its own answer (a conflict on
+//! one game's action number is that game's error, not its neighbours').
+
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::sync::{Semaphore, mpsc, oneshot};
+
+use super::StoreError;
+
+/// One action to append, ready for its columns.
+#[derive(Debug, Clone)]
+pub(super) struct Append {
+    pub game_id: String,
+    pub seq: i64,
+    pub player_id: Option<String>,
+    pub idempotency_key: Option<String>,
+    pub format: i32,
+    pub payload: String,
+    pub at: i64,
+    /// The game's status, winners and money after it.
+    pub status: &'static str,
+    pub winners: String,
+    pub money: String,
+}
+
+type Pending = (Append, oneshot::Sender<Result<(), StoreError>>);
+
+/// The queue of appends and the task that writes them.
+pub(super) struct GroupCommit {
+    queue: mpsc::UnboundedSender<Pending>,
+}
+
+impl GroupCommit {
+    /// Starts the writer: at most `lanes` groups in flight, each of at most `max_group`
+    /// appends, written by `write` in one transaction.
+    pub fn start<W, F>(lanes: usize, max_group: usize, write: W) -> GroupCommit
+    where
+        W: Fn(Vec<Append>) -> F + Send + Sync + 'static,
+        F: Future<Output = Result<(), sqlx::Error>> + Send + 'static,
+    {
+        let (queue, mut pending) = mpsc::unbounded_channel::<Pending>();
+        let write = Arc::new(write);
+        let lanes = Arc::new(Semaphore::new(lanes.max(1)));
+        tokio::spawn(async move {
+            while let Some(first) = pending.recv().await {
+                let Ok(lane) = lanes.clone().acquire_owned().await else {
+                    return;
+                };
+                let mut group = vec![first];
+                while group.len() < max_group {
+                    match pending.try_recv() {
+                        Ok(next) => group.push(next),
+                        Err(_) => break,
+                    }
+                }
+                let write = write.clone();
+                tokio::spawn(async move {
+                    commit_group(&*write, group).await;
+                    drop(lane);
+                });
+            }
+        });
+        GroupCommit { queue }
+    }
+
+    /// Appends one action; returns once it is committed.
+    pub async fn append(&self, append: Append) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.queue
+            .send((append, reply))
+            .map_err(|_| StoreError::Closed)?;
+        answer.await.map_err(|_| StoreError::Closed)?
+    }
+}
+
+async fn commit_group<W, F>(write: &W, mut group: Vec<Pending>)
+where
+    W: Fn(Vec<Append>) -> F,
+    F: Future<Output = Result<(), sqlx::Error>>,
+{
+    let appends: Vec<Append> = group.iter().map(|(a, _)| a.clone()).collect();
+    // A caller that went away does not mind: its action is committed all the same.
+    match write(appends).await {
+        Ok(()) => {
+            for (_, reply) in group {
+                let _ = reply.send(Ok(()));
+            }
+        }
+        Err(error) if group.len() == 1 => {
+            let (append, reply) = group.pop().expect("one");
+            let _ = reply.send(Err(as_store_error(error, &append)));
+        }
+        Err(error) => {
+            tracing::debug!(%error, appends = group.len(), "a group failed; writing it one by one");
+            for (append, reply) in group {
+                let result = write(vec![append.clone()])
+                    .await
+                    .map_err(|e| as_store_error(e, &append));
+                let _ = reply.send(result);
+            }
+        }
+    }
+}
+
+fn as_store_error(error: sqlx::Error, append: &Append) -> StoreError {
+    match &error {
+        sqlx::Error::Database(e) if e.is_unique_violation() => StoreError::Conflict {
+            game_id: append.game_id.clone(),
+            seq: u64::try_from(append.seq).unwrap_or(0),
+        },
+        _ => StoreError::Database(error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    use super::*;
+
+    fn append(game: &str) -> Append {
+        Append {
+            game_id: game.to_string(),
+            seq: 1,
+            player_id: None,
+            idempotency_key: None,
+            format: 1,
+            payload: String::new(),
+            at: 0,
+            status: "running",
+            winners: String::new(),
+            money: String::new(),
+        }
+    }
+
+    type Written = std::pin::Pin<Box<dyn Future<Output = Result<(), sqlx::Error>> + Send>>;
+    type Groups = Arc<Mutex<Vec<Vec<String>>>>;
+
+    /// A writer that takes 20 ms, remembers each group, and fails any group holding "bad".
+    fn recording() -> (
+        Groups,
+        impl Fn(Vec<Append>) -> Written + Send + Sync + 'static,
+    ) {
+        let groups = Arc::new(Mutex::new(Vec::new()));
+        let seen = groups.clone();
+        let write = move |appends: Vec<Append>| {
+            let seen = seen.clone();
+            Box::pin(async move {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                let ids: Vec<String> = appends.iter().map(|a| a.game_id.clone()).collect();
+                let bad = ids.iter().any(|id| id == "bad");
+                seen.lock().unwrap().push(ids);
+                if bad {
+                    Err(sqlx::Error::Protocol("a bad row".into()))
+                } else {
+                    Ok(())
+                }
+            }) as Written
+        };
+        (groups, write)
+    }
+
+    #[tokio::test]
+    async fn appends_that_queue_behind_a_busy_lane_commit_together() {
+        let (groups, write) = recording();
+        let group = Arc::new(GroupCommit::start(1, 256, write));
+        let mut tasks = Vec::new();
+        for i in 0..10 {
+            let group = group.clone();
+            tasks.push(tokio::spawn(async move {
+                group.append(append(&format!("g{i}"))).await
+            }));
+            // The first finds the lane free; the others arrive while it is written.
+            if i == 0 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        }
+        for task in tasks {
+            task.await.unwrap().unwrap();
+        }
+        let sizes: Vec<usize> = groups.lock().unwrap().iter().map(Vec::len).collect();
+        assert_eq!(
+            sizes,
+            vec![1, 9],
+            "alone at once, then the rest in one group"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_group_is_written_again_one_by_one() {
+        let (groups, write) = recording();
+        let group = Arc::new(GroupCommit::start(1, 256, write));
+        let mut tasks = Vec::new();
+        for (i, name) in ["first", "a", "bad", "b"].into_iter().enumerate() {
+            let group = group.clone();
+            tasks.push(tokio::spawn(
+                async move { group.append(append(name)).await },
+            ));
+            if i == 0 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        }
+        let mut results = Vec::new();
+        for task in tasks {
+            results.push(task.await.unwrap().is_ok());
+        }
+        assert_eq!(
+            results,
+            vec![true, true, false, true],
+            "only the bad one fails"
+        );
+        let groups = groups.lock().unwrap().clone();
+        assert_eq!(groups[1], vec!["a", "bad", "b"]);
+        assert_eq!(groups[2..], [vec!["a"], vec!["bad"], vec!["b"]]);
+    }
+}
