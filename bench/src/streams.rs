@@ -19,7 +19,8 @@ pub struct StreamSoak {
     pub rss_end: u64,
     /// How late each keep-alive was, after the first of its stream.
     pub lateness: Sample,
-    /// Keep-alives expected (per stream, whole periods after its first one) but not received.
+    /// Keep-alives that never came: a gap of two periods or more between two of one stream
+    /// (or a stream with none at all during the hold).
     pub missed: usize,
     pub opened_in: Duration,
 }
@@ -97,7 +98,6 @@ pub async fn soak(
     let window_end = Instant::now();
     let rss_end = server.rss().unwrap_or(0);
     tasks.abort_all();
-    let expected = ((window_end - window_start).as_secs_f64() / period.as_secs_f64()) as usize;
     let mut lateness = Vec::new();
     let mut missed = 0;
     for slot in slots.iter() {
@@ -107,10 +107,16 @@ pub async fn soak(
             .copied()
             .filter(|t| *t >= window_start && *t <= window_end)
             .collect();
-        for pair in inside.windows(2) {
-            lateness.push((pair[1] - pair[0]).saturating_sub(period));
+        if inside.is_empty() {
+            missed += ((window_end - window_start).as_secs_f64() / period.as_secs_f64()) as usize;
+            continue;
         }
-        missed += expected.saturating_sub(inside.len());
+        for pair in inside.windows(2) {
+            let gap = pair[1] - pair[0];
+            lateness.push(gap.saturating_sub(period));
+            // A keep-alive that never came leaves a gap of two periods or more.
+            missed += (gap.as_secs_f64() / period.as_secs_f64()).round() as usize - 1;
+        }
     }
     Ok(StreamSoak {
         streams,
