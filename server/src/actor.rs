@@ -13,13 +13,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use theboss_engine::{Seat, Turn, Viewer};
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tracing::Instrument;
 
 use crate::domain::{GameRecord, PlayerInfo, Status, now_micros};
 use crate::error::ApiError;
 use crate::rating;
+use crate::store::cluster::ClusterStore;
 use crate::store::{Effects, Store, StoreError, StoredAction, StoredGame};
 use crate::table::{Action, TableError, TableEvent, TableState};
 
@@ -130,6 +131,16 @@ pub struct JoinOutcome {
     pub started: bool,
 }
 
+/// What an actor does for its game on this replica.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Runs the game: its one writer, its turn clock.
+    Owner,
+    /// Mirrors a game another replica runs, or a finished one: answers reads and streams,
+    /// kept up to date from the store; refuses writes with [`ApiError::Moved`].
+    Follower,
+}
+
 enum Command {
     Join {
         player: PlayerInfo,
@@ -154,6 +165,18 @@ enum Command {
     History {
         reply: oneshot::Sender<History>,
     },
+    /// The store has the game's actions up to number `action` (a follower reads them).
+    Poke {
+        action: u64,
+    },
+    /// Becomes the game's owner (this replica just claimed it).
+    Promote {
+        reply: oneshot::Sender<()>,
+    },
+    /// Stops writing (this replica gives the game up); goes on as a follower.
+    Demote {
+        reply: oneshot::Sender<()>,
+    },
 }
 
 /// How a live game behaves; shared by every actor.
@@ -166,6 +189,8 @@ pub struct ActorOptions {
     /// What one second of a turn clock lasts: one second, except in tests that speed the
     /// clocks up.
     pub clock_second: Duration,
+    /// How often a follower with watchers reads the store for actions it was not told of.
+    pub follow_poll: Duration,
 }
 
 impl Default for ActorOptions {
@@ -176,6 +201,7 @@ impl Default for ActorOptions {
             // this many batches (and their tables) of every game alive.
             watch_buffer: 8,
             clock_second: Duration::from_secs(1),
+            follow_poll: Duration::from_secs(2),
         }
     }
 }
@@ -184,9 +210,29 @@ impl Default for ActorOptions {
 #[derive(Clone)]
 pub struct GameHandle {
     tx: mpsc::Sender<Command>,
+    role: watch::Receiver<Role>,
 }
 
 impl GameHandle {
+    pub fn role(&self) -> Role {
+        *self.role.borrow()
+    }
+
+    /// Tells a follower the store has new actions; never waits (a follower also polls).
+    pub fn poke(&self, action: u64) {
+        let _ = self.tx.try_send(Command::Poke { action });
+    }
+
+    /// Makes the actor the game's owner; returns once it is.
+    pub async fn promote(&self) -> Result<(), ApiError> {
+        self.ask(|reply| Command::Promote { reply }).await
+    }
+
+    /// Makes the actor stop writing; returns once it has (its last write is finished).
+    pub async fn demote(&self) -> Result<(), ApiError> {
+        self.ask(|reply| Command::Demote { reply }).await
+    }
+
     /// Whether the actor has stopped (e.g. unloaded after the game ended).
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
@@ -247,10 +293,14 @@ pub struct Context {
     pub options: ActorOptions,
     /// Told the id of every ladder game that ends, for the matchmaker.
     pub ladder_game_over: Option<mpsc::UnboundedSender<String>>,
+    /// With replicas: where followers read the actions other replicas commit.
+    pub cluster: Option<Arc<dyn ClusterStore>>,
 }
 
 struct Actor {
     record: Arc<GameRecord>,
+    role: watch::Sender<Role>,
+    cluster: Option<Arc<dyn ClusterStore>>,
     store: Arc<dyn Store>,
     options: ActorOptions,
     ladder_game_over: Option<mpsc::UnboundedSender<String>>,
@@ -264,13 +314,15 @@ struct Actor {
     updates: broadcast::Sender<Arc<Batch>>,
 }
 
-/// Rebuilds a game from the store's record and log, and starts its actor.
-pub fn spawn(stored: StoredGame, context: Context) -> Result<GameHandle, StoreError> {
+/// Rebuilds a game from the store's record and log, and starts its actor in `role`.
+pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHandle, StoreError> {
     let Context {
         store,
         options,
         ladder_game_over,
+        cluster,
     } = context;
+    let (role, watching_role) = watch::channel(role);
     let StoredGame { record, actions } = stored;
     let record = Arc::new(record);
     let state = Arc::new(TableState::new(&record.settings));
@@ -294,6 +346,8 @@ pub fn spawn(stored: StoredGame, context: Context) -> Result<GameHandle, StoreEr
             state: Some(state),
         }],
         record,
+        role,
+        cluster,
         store,
         ladder_game_over,
         actions: Vec::with_capacity(actions.len()),
@@ -303,9 +357,13 @@ pub fn spawn(stored: StoredGame, context: Context) -> Result<GameHandle, StoreEr
     };
     actor.replay(actions)?;
     let (tx, rx) = mpsc::channel(64);
-    let span = tracing::info_span!("game", game = %actor.record.id);
+    // A root span: the actor outlives the call that happened to start it.
+    let span = tracing::info_span!(parent: None, "game", game = %actor.record.id);
     tokio::spawn(actor.run(rx).instrument(span));
-    Ok(GameHandle { tx })
+    Ok(GameHandle {
+        tx,
+        role: watching_role,
+    })
 }
 
 impl Actor {
@@ -356,16 +414,30 @@ impl Actor {
         self.latest().seq_after()
     }
 
+    fn owner(&self) -> bool {
+        *self.role.borrow() == Role::Owner
+    }
+
     async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
-        tracing::debug!(seq = self.seq(), "game loaded");
+        tracing::debug!(seq = self.seq(), role = ?*self.role.borrow(), "game loaded");
         let mut idle_since = Instant::now();
         loop {
-            // Seats that forfeited are played for at once; so is a game nobody plays.
-            self.play_for_absent_seats().await;
-            let deadline = self.latest().deadline.map(instant_of);
-            let unload_at = (self.latest().state.status.is_over()
+            let owner = self.owner();
+            if owner {
+                // Seats that forfeited are played for at once; so is a game nobody plays.
+                self.play_for_absent_seats().await;
+            }
+            let deadline = self.latest().deadline.filter(|_| owner).map(instant_of);
+            // A finished game, or one another replica runs, is let go when nobody watches.
+            let unload_at = ((self.latest().state.status.is_over() || !owner)
                 && self.updates.receiver_count() == 0)
                 .then(|| idle_since + self.options.idle_unload);
+            // A follower with watchers also reads the store now and then, for actions whose
+            // notification was lost.
+            let poll_at = (!owner
+                && !self.latest().state.status.is_over()
+                && self.updates.receiver_count() > 0)
+                .then(|| Instant::now() + self.options.follow_poll);
             tokio::select! {
                 command = rx.recv() => match command {
                     Some(command) => {
@@ -375,6 +447,7 @@ impl Actor {
                     None => break,
                 },
                 () = sleep_until(deadline) => self.clock_expired().await,
+                () = sleep_until(poll_at) => self.follow(u64::MAX).await,
                 () = sleep_until(unload_at) => {
                     if self.updates.receiver_count() == 0 {
                         break;
@@ -414,6 +487,44 @@ impl Actor {
                     latest: self.latest.clone(),
                 });
             }
+            Command::Poke { action } => {
+                if !self.owner() {
+                    self.follow(action).await;
+                }
+            }
+            Command::Promote { reply } => {
+                if !self.owner() {
+                    // Everything the last owner committed first: its writes end where ours
+                    // begin.
+                    self.catch_up().await;
+                    self.role.send_replace(Role::Owner);
+                    tracing::info!(seq = self.seq(), "runs the game now");
+                }
+                let _ = reply.send(());
+            }
+            Command::Demote { reply } => {
+                if self.owner() {
+                    self.role.send_replace(Role::Follower);
+                    tracing::info!(seq = self.seq(), "gave the game up");
+                }
+                let _ = reply.send(());
+            }
+        }
+    }
+
+    /// A follower reads the actions committed after its own (up to `action`, if it knows).
+    async fn follow(&mut self, action: u64) {
+        if action <= self.actions.len() as u64 {
+            return;
+        }
+        let Some(cluster) = &self.cluster else { return };
+        let after = self.actions.len() as u64;
+        let result = match cluster.actions_after(&self.record.id, after).await {
+            Ok(actions) => self.replay(actions),
+            Err(e) => Err(e),
+        };
+        if let Err(error) = result {
+            tracing::warn!(%error, "cannot follow the game");
         }
     }
 
@@ -422,6 +533,7 @@ impl Actor {
         player: PlayerInfo,
         seat: Option<Seat>,
     ) -> Result<JoinOutcome, ApiError> {
+        self.writable()?;
         let seat = self.latest().state.seat_for(&player.id, seat)?;
         let player_id = player.id.clone();
         self.commit(Action::Join { seat, player }, Some(player_id), None)
@@ -433,6 +545,7 @@ impl Actor {
     }
 
     async fn leave(&mut self, player_id: &str) -> Result<(), ApiError> {
+        self.writable()?;
         let seat = self
             .latest()
             .state
@@ -441,6 +554,15 @@ impl Actor {
         self.commit(Action::Leave { seat }, Some(player_id.to_string()), None)
             .await?;
         Ok(())
+    }
+
+    /// Only the owner writes; a follower sends the caller to it.
+    fn writable(&self) -> Result<(), ApiError> {
+        if self.owner() {
+            Ok(())
+        } else {
+            Err(ApiError::Moved)
+        }
     }
 
     async fn submit(&mut self, submit: Submit) -> Result<Committed, ApiError> {
@@ -467,6 +589,7 @@ impl Actor {
             }
             return Ok(self.committed(n, seat));
         }
+        self.writable()?;
         if submit.expected_seq != self.seq() {
             return Err(ApiError::Stale {
                 expected: submit.expected_seq,
@@ -593,10 +716,21 @@ impl Actor {
             .append_action(&self.record.id, &stored, &effects)
             .await
         {
-            if matches!(error, StoreError::Conflict { .. }) {
-                // The store is ahead of this actor: a commit whose answer was lost, or another
-                // server. Catch up, and let the caller decide again from the new view.
-                self.catch_up().await;
+            match error {
+                StoreError::Conflict { .. } => {
+                    // The store is ahead of this actor: a commit whose answer was lost, or
+                    // another server. Catch up, and let the caller decide again from the new
+                    // view.
+                    self.catch_up().await;
+                }
+                StoreError::NotOwner { .. } => {
+                    // Another replica runs the game now (this one's lease ran out, or it
+                    // gave the game up): follow it, and send the caller there.
+                    self.role.send_replace(Role::Follower);
+                    tracing::warn!("another replica runs the game now");
+                    return Err(ApiError::Moved);
+                }
+                _ => {}
             }
             return Err(error.into());
         }
@@ -615,9 +749,11 @@ impl Actor {
         Ok(rating::rated_outcome(&self.record, finished, &earlier))
     }
 
-    /// Applies logged actions after the ones this actor has.
+    /// Applies logged actions after the ones this actor has (given the whole log, or only
+    /// its end).
     fn replay(&mut self, actions: Vec<StoredAction>) -> Result<(), StoreError> {
-        for stored in actions.into_iter().skip(self.actions.len()) {
+        let known = self.actions.len() as u64;
+        for stored in actions.into_iter().filter(|a| a.seq > known) {
             let expected = self.actions.len() as u64 + 1;
             if stored.seq != expected {
                 return Err(StoreError::Corrupt(format!(
@@ -661,7 +797,7 @@ impl Actor {
                 .saturating_add(i64::try_from(micros).unwrap_or(i64::MAX))
         });
         let was_over = self.latest().state.status.is_over();
-        let ended = state.status.is_over() && !was_over;
+        let ended = state.status.is_over() && !was_over && self.owner();
         if let (true, true, Some(tx)) = (ended, self.record.ladder, &self.ladder_game_over) {
             // The matchmaker may have stopped with the server: nothing to tell then.
             let _ = tx.send(self.record.id.clone());
@@ -768,7 +904,9 @@ pub(crate) mod fixtures {
                 store,
                 options,
                 ladder_game_over: None,
+                cluster: None,
             },
+            Role::Owner,
         )
         .unwrap();
         (game, players)
@@ -823,7 +961,9 @@ mod tests {
                 store,
                 options: ActorOptions::default(),
                 ladder_game_over: None,
+                cluster: None,
             },
+            Role::Owner,
         )
         .unwrap();
         let mut latest = game.latest().await.unwrap();

@@ -64,12 +64,36 @@ pub struct Config {
     /// Seconds between keep-alive messages on a quiet `WatchGame` stream.
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub keep_alive_secs: u64,
+    /// With replicas (a PostgreSQL store): where the other replicas reach this one. Default:
+    /// `http://` + the address it listens on (give it when listening on 0.0.0.0).
+    #[arg(long, env = "THEBOSS_ADVERTISE_URL")]
+    pub advertise_url: Option<String>,
+    /// With replicas: this replica's id. Default: a new one at every start; a replica that
+    /// restarts with its id takes its games back at once instead of when its lease ends.
+    #[arg(long, env = "THEBOSS_REPLICA_ID")]
+    pub replica_id: Option<String>,
+    /// With replicas: seconds a replica that stopped renewing its lease (it died) keeps its
+    /// games before the others take them over.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub lease_secs: u64,
     /// Log filter, in `tracing_subscriber::EnvFilter` syntax (e.g. `info,theboss_server=debug`).
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,
 }
 
 impl Config {
+    /// How this replica joins its service, if the store is shared.
+    pub fn cluster_options(&self) -> crate::ClusterOptions {
+        crate::ClusterOptions {
+            replica_id: self
+                .replica_id
+                .clone()
+                .unwrap_or_else(|| uuid::Uuid::new_v4().to_string()),
+            url: self.advertise_url.clone().unwrap_or_default(),
+            lease: Duration::from_secs(self.lease_secs),
+        }
+    }
+
     pub fn options(&self) -> crate::Options {
         crate::Options {
             keep_alive: Duration::from_secs(self.keep_alive_secs),

@@ -190,6 +190,31 @@ pub struct SeriesRef {
     pub index: u8,
 }
 
+/// A seat in a ladder game, as the ladder tells a player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LadderMatch {
+    pub game_id: String,
+    pub seat: theboss_engine::Seat,
+    pub players: u8,
+    /// A game the player sat in already (to finish first), not a new one.
+    pub already_seated: bool,
+    pub series: Option<SeriesRef>,
+}
+
+/// A request in the ladder's queue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueueEntry {
+    pub id: String,
+    pub player: PlayerInfo,
+    /// None: any player count.
+    pub players: Option<u8>,
+    pub duplicate: bool,
+    /// The replica holding the request's stream.
+    pub replica: String,
+    /// Microseconds since the Unix epoch.
+    pub enqueued_at: i64,
+}
+
 /// One game of a series as the store knows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeriesGame {

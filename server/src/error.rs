@@ -29,6 +29,11 @@ pub enum ApiError {
     Stale { expected: u64, current: u64 },
     #[error("the game is being reloaded; try again")]
     Unavailable,
+    #[error("the game is run by another replica now; try again")]
+    Moved,
+    /// The answer of the replica a call was forwarded to, passed on as it is.
+    #[error("{}", .0.message())]
+    Forwarded(Status),
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -76,6 +81,8 @@ impl From<ApiError> for Status {
             ApiError::Table(e) => with_reason(Code::FailedPrecondition, message, e.reason()),
             ApiError::Stale { .. } => with_reason(Code::Aborted, message, "STALE_SEQ"),
             ApiError::Unavailable => Status::unavailable(message),
+            ApiError::Moved => with_reason(Code::Unavailable, message, "MOVED"),
+            ApiError::Forwarded(status) => status,
             ApiError::Store(StoreError::Conflict { .. }) => {
                 with_reason(Code::Aborted, message, "CONCURRENT_WRITE")
             }

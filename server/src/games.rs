@@ -1,10 +1,14 @@
-//! The directory of live games: game id → its actor. Games are created here, restored here
-//! after a start (every unfinished game, in the background, in bulk), and loaded on demand
-//! when a game that is not live yet, or was unloaded after it ended, is asked for.
+//! The directory of live games: game id → its actor on this replica. Games are created here,
+//! restored here after a start (every unfinished game, in the background, in bulk), and
+//! loaded on demand when a game that is not live yet, or was unloaded after it ended, is
+//! asked for.
 //!
 //! Each game has its own slot, initialised once: loading one game (a long finished game's
 //! replay, a slow query) never holds up a call for another, and one game never gets two
 //! actors however many calls ask for it at once.
+//!
+//! With replicas (see `cluster`), a game's actor here either runs it (its owner) or follows
+//! it; [`Games::route`] says where a game's writes go.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -12,42 +16,60 @@ use std::time::Instant;
 
 use tokio::sync::{OnceCell, mpsc};
 
-use crate::actor::{self, ActorOptions, Context, GameHandle};
+use crate::actor::{self, ActorOptions, Context, GameHandle, Role};
+use crate::cluster::Cluster;
 use crate::domain::GameRecord;
 use crate::error::ApiError;
+use crate::store::cluster::{Ownership, Replica};
 use crate::store::{Store, StoreError, StoredGame};
 
-/// Games restored per bulk read at start-up.
+/// Games restored per bulk read.
 const RESTORE_CHUNK: usize = 500;
 
 /// One game's place in the directory: empty until its actor is started.
 type Slot = Arc<OnceCell<GameHandle>>;
 
+/// Where a game's writes go.
+pub enum Route {
+    /// To the actor here, which runs the game.
+    Local(GameHandle),
+    /// To the replica that runs it.
+    Remote(Replica),
+}
+
 pub struct Games {
     context: Context,
+    cluster: Option<Arc<Cluster>>,
     /// Held only to look a slot up or replace it, never across an await.
     live: Mutex<HashMap<String, Slot>>,
 }
 
 impl Games {
-    /// `ladder_game_over` hears of every ladder game that ends.
+    /// `ladder_game_over` hears of every ladder game that ends here.
     pub fn new(
         store: Arc<dyn Store>,
         options: ActorOptions,
         ladder_game_over: Option<mpsc::UnboundedSender<String>>,
+        cluster: Option<Arc<Cluster>>,
     ) -> Games {
         Games {
             context: Context {
                 store,
                 options,
                 ladder_game_over,
+                cluster: cluster.as_ref().map(|c| c.store.clone()),
             },
+            cluster,
             live: Mutex::default(),
         }
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.context.store
+    }
+
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.as_ref()
     }
 
     fn slot(&self, id: &str) -> Slot {
@@ -59,6 +81,24 @@ impl Games {
             .clone()
     }
 
+    /// The live actor of a game, if any.
+    fn handle(&self, id: &str) -> Option<GameHandle> {
+        let live = self.live.lock().expect("not poisoned");
+        live.get(id)
+            .and_then(|slot| slot.get())
+            .filter(|h| !h.is_closed())
+            .cloned()
+    }
+
+    fn handles(&self) -> Vec<GameHandle> {
+        let live = self.live.lock().expect("not poisoned");
+        live.values()
+            .filter_map(|slot| slot.get())
+            .filter(|h| !h.is_closed())
+            .cloned()
+            .collect()
+    }
+
     /// Forgets `slot` if it is still the game's (a game whose actor stopped, or one that
     /// failed to load, so that the next call tries again and unknown ids leave nothing).
     fn forget(&self, id: &str, slot: &Slot) {
@@ -68,48 +108,85 @@ impl Games {
         }
     }
 
+    /// The role of a game's actor here when it is started without a claim: alone, this
+    /// process runs every game; with replicas, it follows until it claims the game.
+    fn default_role(&self) -> Role {
+        if self.cluster.is_some() {
+            Role::Follower
+        } else {
+            Role::Owner
+        }
+    }
+
     /// Starts the actors of every unfinished game in the store, in bulk, in the background;
     /// calls for a game not restored yet load it at once. Returns how many there are; the
     /// task logs when it is done. A game that cannot be restored is logged and left out
-    /// (calls for it fail with its error); the others are served.
+    /// (calls for it fail with its error); the others are served. (With replicas, games come
+    /// back by being claimed instead; see `cluster`.)
     pub async fn restore(self: &Arc<Self>) -> Result<usize, StoreError> {
         let ids = self.context.store.unfinished_games().await?;
         let count = ids.len();
         let games = self.clone();
         tokio::spawn(async move {
             let started = Instant::now();
-            let mut restored = 0;
-            for chunk in ids.chunks(RESTORE_CHUNK) {
-                let loaded = match games.context.store.load_games(chunk).await {
-                    Ok(loaded) => loaded,
-                    Err(error) => {
-                        tracing::error!(%error, "cannot restore games");
-                        continue;
-                    }
-                };
-                for (id, stored) in loaded {
-                    let slot = games.slot(&id);
-                    let started = slot
-                        .get_or_try_init(|| async {
-                            let stored = stored?;
-                            actor::spawn(stored, games.context.clone())
-                        })
-                        .await;
-                    match started {
-                        Ok(_) => restored += 1,
-                        Err(error) => {
-                            games.forget(&id, &slot);
-                            tracing::error!(game = %id, %error, "cannot restore a game");
-                        }
-                    }
-                }
-            }
+            let restored = games.start_actors(&ids, Role::Owner).await;
             tracing::info!(restored, of = count, elapsed = ?started.elapsed(), "unfinished games restored");
         });
         Ok(count)
     }
 
-    /// Records a new game and starts its actor.
+    /// Runs games this replica just claimed: starts their actors as owners, in bulk, or
+    /// promotes the followers it had.
+    pub async fn adopt(&self, ids: &[String]) {
+        let mut missing = Vec::with_capacity(ids.len());
+        for id in ids {
+            match self.handle(id) {
+                Some(handle) => {
+                    if let Err(error) = handle.promote().await {
+                        tracing::warn!(game = %id, %error, "cannot promote a follower");
+                    }
+                }
+                None => missing.push(id.clone()),
+            }
+        }
+        self.start_actors(&missing, Role::Owner).await;
+    }
+
+    /// Starts actors for games, reading them in bulk; returns how many started.
+    async fn start_actors(&self, ids: &[String], role: Role) -> usize {
+        let mut started = 0;
+        for chunk in ids.chunks(RESTORE_CHUNK) {
+            let loaded = match self.context.store.load_games(chunk).await {
+                Ok(loaded) => loaded,
+                Err(error) => {
+                    tracing::error!(%error, "cannot load games");
+                    continue;
+                }
+            };
+            for (id, stored) in loaded {
+                let slot = self.slot(&id);
+                let handle = slot
+                    .get_or_try_init(|| async { actor::spawn(stored?, self.context.clone(), role) })
+                    .await
+                    .cloned();
+                match handle {
+                    // Started meanwhile as a follower by a call: it runs the game now.
+                    Ok(handle) if handle.role() != role && role == Role::Owner => {
+                        let _ = handle.promote().await;
+                        started += 1;
+                    }
+                    Ok(_) => started += 1,
+                    Err(error) => {
+                        self.forget(&id, &slot);
+                        tracing::error!(game = %id, %error, "cannot start a game");
+                    }
+                }
+            }
+        }
+        started
+    }
+
+    /// Records a new game and starts its actor; this replica runs it.
     pub async fn create(&self, record: GameRecord) -> Result<GameHandle, ApiError> {
         self.context.store.create_game(&record).await?;
         let id = record.id.clone();
@@ -119,17 +196,21 @@ impl Games {
                 actions: Vec::new(),
             },
             self.context.clone(),
+            Role::Owner,
         )?;
         let slot: Slot = Arc::new(OnceCell::new_with(Some(handle.clone())));
         self.live.lock().expect("not poisoned").insert(id, slot);
         Ok(handle)
     }
 
-    /// The actor of a game, loading it from the store if it is not live.
+    /// A game's actor here, loading it from the store if it is not live: the owner if this
+    /// replica runs it, a follower otherwise (for streams and finished games).
     pub async fn get(&self, id: &str) -> Result<GameHandle, ApiError> {
         loop {
             let slot = self.slot(id);
-            let handle = slot.get_or_try_init(|| self.load(id)).await;
+            let handle = slot
+                .get_or_try_init(|| self.load(id, self.default_role()))
+                .await;
             match handle {
                 Ok(handle) if !handle.is_closed() => return Ok(handle.clone()),
                 // Unloaded since (a finished game nobody watched): load it again.
@@ -142,7 +223,61 @@ impl Games {
         }
     }
 
-    async fn load(&self, id: &str) -> Result<GameHandle, ApiError> {
+    /// Where a game's writes go: the actor here if this replica runs the game (claiming it
+    /// if nobody does), or the replica that runs it. Finished games are served here.
+    pub async fn route(&self, id: &str) -> Result<Route, ApiError> {
+        let Some(cluster) = &self.cluster else {
+            return Ok(Route::Local(self.get(id).await?));
+        };
+        if let Some(handle) = self.handle(id).filter(|h| h.role() == Role::Owner) {
+            return Ok(Route::Local(handle));
+        }
+        // Twice at most: a claim lost to another replica is followed by its ownership.
+        for _ in 0..2 {
+            match cluster.store.ownership(id).await? {
+                None => return Err(ApiError::GameNotFound(id.to_string())),
+                Some(Ownership::Over) => return Ok(Route::Local(self.get(id).await?)),
+                Some(Ownership::Owned(owner)) if owner.id == cluster.me.id => {
+                    self.adopt(&[id.to_string()]).await;
+                    return Ok(Route::Local(self.get(id).await?));
+                }
+                Some(Ownership::Owned(owner)) => return Ok(Route::Remote(owner)),
+                Some(Ownership::Orphan) => {
+                    if cluster.store.claim_game(id).await? {
+                        tracing::info!(game = %id, "claimed a game nobody ran");
+                        self.adopt(&[id.to_string()]).await;
+                        return Ok(Route::Local(self.get(id).await?));
+                    }
+                }
+            }
+        }
+        Err(ApiError::Moved)
+    }
+
+    /// Tells a game's follower here that the store has its actions up to number `action`.
+    pub fn poke(&self, id: &str, action: u64) {
+        if let Some(handle) = self.handle(id) {
+            handle.poke(action);
+        }
+    }
+
+    /// Tells every follower here to read the store (notifications may have been lost).
+    pub fn poke_all(&self) {
+        for handle in self.handles() {
+            handle.poke(u64::MAX);
+        }
+    }
+
+    /// Stops every actor here from writing (this replica gives its games up).
+    pub async fn demote_all(&self) {
+        for handle in self.handles() {
+            if handle.role() == Role::Owner {
+                let _ = handle.demote().await;
+            }
+        }
+    }
+
+    async fn load(&self, id: &str, role: Role) -> Result<GameHandle, ApiError> {
         let stored = self
             .context
             .store
@@ -150,7 +285,7 @@ impl Games {
             .await
             .inspect_err(|error| tracing::error!(game = %id, %error, "cannot load a game"))?
             .ok_or_else(|| ApiError::GameNotFound(id.to_string()))?;
-        let handle = actor::spawn(stored, self.context.clone())
+        let handle = actor::spawn(stored, self.context.clone(), role)
             .inspect_err(|error| tracing::error!(game = %id, %error, "cannot replay a game"))?;
         Ok(handle)
     }

@@ -1,25 +1,41 @@
-//! The bot ladder: the matchmaker (one task: a queue of waiting requests that forms ladder
-//! games as soon as enough compatible players wait), duplicate series (the same seed once
-//! per seat rotation, one game after the other), and the rating changes a finished ladder
-//! game or series causes.
+//! The bot ladder: a queue of requests shared by every replica (in the store), one
+//! matchmaker for the whole service (elected through the store when there are replicas)
+//! that forms ladder games as soon as enough compatible players wait, duplicate series (the
+//! same seed once per seat rotation, one game after the other), and the answers.
 //!
-//! The queue is in memory: requests live as long as their `Enqueue` stream. Everything a
-//! restart must not lose (ladder games, series, ratings) is in the store; series that were
-//! between two games when the server stopped get their next game at start-up.
+//! A request lives in the store from `Enqueue` until it is answered and the answer delivered,
+//! or its stream closes, or it is cancelled; the replica holding its stream waits for the
+//! answer. The queue therefore survives the matchmaker's replica dying: another replica is
+//! elected and goes on from the store. Everything a restart must not lose (ladder games,
+//! series, ratings) is in the store; a series between two games gets its next game from
+//! whichever matchmaker runs next.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use theboss_engine::Seat;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, watch};
 use tracing::Instrument;
 
-use crate::domain::now_micros;
-use crate::domain::{GameRecord, PlayerInfo, SeriesRef, Settings, Status, Visibility};
+use crate::cluster::Cluster;
+use crate::domain::{
+    GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Settings, Status, Visibility,
+    now_micros,
+};
 use crate::error::ApiError;
 use crate::games::Games;
 use crate::store::{SeriesRecord, Store, StoreError};
+
+/// How often the matchmaker looks at the queue without being told of a change (held-back
+/// rematches become possible as time passes), and how often a waiting request looks at its
+/// answer in case a notification was lost.
+const TICK: Duration = Duration::from_millis(100);
+const ANSWER_POLL: Duration = Duration::from_secs(1);
+/// How often a replica that is not the matchmaker tries to become it.
+const ELECTION: Duration = Duration::from_secs(1);
+/// The advisory lock of the matchmaker.
+const MATCHMAKER: &str = "theboss.ladder.matchmaker";
 
 /// What a waiting request hears.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,100 +43,167 @@ pub enum Notice {
     Queued {
         waiting: usize,
     },
-    Matched(Match),
-    /// The player already sits in these unfinished ladder games: play them first. Nothing
-    /// follows.
-    Seated(Vec<Match>),
+    /// Its answer: its new game, or the unfinished ladder games its player already sits in
+    /// (to play first). Nothing follows.
+    Answered(Vec<LadderMatch>),
 }
 
-/// A seat in a ladder game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Match {
-    pub game_id: String,
-    pub seat: Seat,
-    pub players: u8,
-    pub already_seated: bool,
-    pub series: Option<SeriesRef>,
+/// How the ladder's changes travel: between replicas through the store's notifications, or
+/// within this process.
+#[derive(Clone)]
+enum Signal {
+    Local(broadcast::Sender<()>),
+    Cluster(Arc<Cluster>),
 }
 
-/// A request in the queue.
-struct Waiting {
-    since: Instant,
-    player: PlayerInfo,
-    /// None: any player count.
-    players: Option<u8>,
-    duplicate: bool,
-    notices: mpsc::Sender<Notice>,
+impl Signal {
+    async fn notify(&self) {
+        match self {
+            Signal::Local(tx) => {
+                let _ = tx.send(());
+            }
+            Signal::Cluster(cluster) => cluster.ladder_changed().await,
+        }
+    }
+
+    fn subscribe(&self) -> broadcast::Receiver<()> {
+        match self {
+            Signal::Local(tx) => tx.subscribe(),
+            Signal::Cluster(cluster) => cluster.ladder_changes(),
+        }
+    }
 }
 
-enum Command {
-    Enqueue(Waiting),
-    Cancel {
-        player_id: String,
-        reply: oneshot::Sender<bool>,
-    },
-}
-
-/// The matchmaker's address.
+/// The ladder as this replica serves it.
 #[derive(Clone)]
 pub struct Ladder {
-    tx: mpsc::Sender<Command>,
+    store: Arc<dyn Store>,
+    signal: Signal,
+    /// The replica holding this replica's requests' streams.
+    replica: String,
 }
 
 impl Ladder {
-    /// Starts the matchmaker. `game_over` hears of every ladder game that ends.
+    /// Starts the ladder: the matchmaker when this replica is (or becomes) the service's.
+    /// `game_over` hears of every ladder game that ends on this replica.
     pub fn start(
         games: Arc<Games>,
-        game_over: mpsc::UnboundedReceiver<String>,
+        mut game_over: mpsc::UnboundedReceiver<String>,
         turn_secs: u32,
         rematch_grace: Duration,
+        stopping: watch::Receiver<bool>,
     ) -> Ladder {
-        let (tx, rx) = mpsc::channel(256);
+        let signal = match games.cluster() {
+            Some(cluster) => Signal::Cluster(cluster.clone()),
+            None => Signal::Local(broadcast::channel(64).0),
+        };
+        let replica = games
+            .cluster()
+            .map_or_else(|| "local".to_string(), |c| c.me.id.clone());
+        let ladder = Ladder {
+            store: games.store().clone(),
+            signal: signal.clone(),
+            replica,
+        };
+        // A game ending here may start a series' next game, wherever the matchmaker runs.
+        let told = signal.clone();
+        tokio::spawn(async move {
+            while game_over.recv().await.is_some() {
+                told.notify().await;
+            }
+        });
         let matchmaker = Matchmaker {
             store: games.store().clone(),
             games,
-            queue: Vec::new(),
+            signal,
             turn_secs,
             last_opponents: HashMap::new(),
+            checked: HashSet::new(),
             rematch_grace,
         };
         tokio::spawn(
             matchmaker
-                .run(rx, game_over)
+                .run(stopping)
                 .instrument(tracing::info_span!("matchmaker")),
         );
-        Ladder { tx }
+        ladder
     }
 
-    /// Queues a request; notices arrive on the returned receiver until it is matched.
+    /// Queues a request; notices arrive on the returned receiver until it is answered. The
+    /// request leaves the queue when the receiver is dropped.
     pub async fn enqueue(
         &self,
         player: PlayerInfo,
         players: Option<u8>,
         duplicate: bool,
     ) -> Result<mpsc::Receiver<Notice>, ApiError> {
+        let entry = QueueEntry {
+            id: uuid::Uuid::new_v4().to_string(),
+            player,
+            players,
+            duplicate,
+            replica: self.replica.clone(),
+            enqueued_at: now_micros(),
+        };
+        // Subscribed before the request is in, so that no answer can slip by.
+        let changes = self.signal.subscribe();
+        self.store.enqueue_ladder(&entry).await?;
+        self.signal.notify().await;
         let (notices, rx) = mpsc::channel(8);
-        self.tx
-            .send(Command::Enqueue(Waiting {
-                since: Instant::now(),
-                player,
-                players,
-                duplicate,
-                notices,
-            }))
-            .await
-            .map_err(|_| ApiError::Unavailable)?;
+        let waiter = self.clone();
+        tokio::spawn(
+            async move { waiter.wait(entry.id, changes, notices).await }
+                .instrument(tracing::debug_span!("ladder request")),
+        );
         Ok(rx)
     }
 
-    /// Removes every request of a player; returns whether there was one.
+    /// Waits for a request's answer and delivers it; forgets the request when its stream
+    /// closes first.
+    async fn wait(
+        &self,
+        entry_id: String,
+        mut changes: broadcast::Receiver<()>,
+        notices: mpsc::Sender<Notice>,
+    ) {
+        let mut poll = tokio::time::interval(ANSWER_POLL);
+        let mut told: Option<usize> = None;
+        loop {
+            match self.store.ladder_answer(&entry_id).await {
+                // Cancelled.
+                Ok(None) => return,
+                Ok(Some(matches)) if !matches.is_empty() => {
+                    let _ = notices.send(Notice::Answered(matches)).await;
+                    break;
+                }
+                Ok(Some(_)) => {
+                    let waiting = self.store.ladder_queue().await.map(|q| q.len());
+                    if let Ok(waiting) = waiting
+                        && told != Some(waiting)
+                    {
+                        told = Some(waiting);
+                        let _ = notices.try_send(Notice::Queued { waiting });
+                    }
+                }
+                Err(error) => tracing::warn!(%error, "cannot read a ladder request"),
+            }
+            tokio::select! {
+                () = notices.closed() => break,
+                _ = changes.recv() => {}
+                _ = poll.tick() => {}
+            }
+        }
+        if let Err(error) = self.store.forget_ladder_entry(&entry_id).await {
+            tracing::warn!(%error, "cannot forget a ladder request");
+        }
+        self.signal.notify().await;
+    }
+
+    /// Withdraws every waiting request of a player; returns whether there was one.
     pub async fn cancel(&self, player_id: String) -> Result<bool, ApiError> {
-        let (reply, rx) = oneshot::channel();
-        self.tx
-            .send(Command::Cancel { player_id, reply })
-            .await
-            .map_err(|_| ApiError::Unavailable)?;
-        rx.await.map_err(|_| ApiError::Unavailable)
+        let cancelled = self.store.cancel_ladder(&player_id).await?;
+        self.signal.notify().await;
+        Ok(cancelled > 0)
     }
 }
 
@@ -161,86 +244,144 @@ fn find_group(
 struct Matchmaker {
     games: Arc<Games>,
     store: Arc<dyn Store>,
-    queue: Vec<Waiting>,
+    signal: Signal,
     turn_secs: u32,
     /// Each player's opponents in its last ladder game: they meet again only if nobody else
     /// turned up within `rematch_grace`, so that a small ladder does not pair the same
     /// players forever (the two players of a game finish together and re-queue together).
     last_opponents: HashMap<String, HashSet<String>>,
+    /// Requests already looked at for games their players sit in.
+    checked: HashSet<String>,
     rematch_grace: Duration,
 }
 
-impl Matchmaker {
-    async fn run(
-        mut self,
-        mut rx: mpsc::Receiver<Command>,
-        mut game_over: mpsc::UnboundedReceiver<String>,
-    ) {
-        if let Err(error) = self.resume_series().await {
-            tracing::error!(%error, "cannot resume duplicate series");
+/// Leading the ladder: always, alone; with replicas, while holding the store's lock.
+enum Lead {
+    Alone,
+    Elected(Box<dyn crate::store::cluster::Leadership>),
+}
+
+impl Lead {
+    fn held(&self) -> bool {
+        match self {
+            Lead::Alone => true,
+            Lead::Elected(lead) => lead.is_held(),
         }
-        // Held-back rematches become possible as time passes.
-        let mut recheck = tokio::time::interval(Duration::from_millis(100));
+    }
+}
+
+impl Matchmaker {
+    async fn run(mut self, mut stopping: watch::Receiver<bool>) {
+        let mut changes = self.signal.subscribe();
+        let mut lead: Option<Lead> = None;
+        let mut tick = tokio::time::interval(TICK);
+        let mut election = tokio::time::interval(ELECTION);
         loop {
             tokio::select! {
-                _ = recheck.tick(), if !self.queue.is_empty() => self.match_all().await,
-                command = rx.recv() => match command {
-                    Some(Command::Enqueue(waiting)) => {
-                        // Asked here, in turn with the games this task forms, so that a game
-                        // being formed for the player is either seen here or forms with the
-                        // request already queued.
-                        match self.store.ladder_games_of(&waiting.player.id).await {
-                            Ok(seats) if !seats.is_empty() => {
-                                let matches = seats
-                                    .into_iter()
-                                    .map(|seat| Match {
-                                        game_id: seat.game_id,
-                                        seat: seat.seat,
-                                        players: seat.players,
-                                        already_seated: true,
-                                        series: seat.series,
-                                    })
-                                    .collect();
-                                let _ = waiting.notices.try_send(Notice::Seated(matches));
-                                continue;
-                            }
-                            Ok(_) => {}
-                            Err(error) => {
-                                tracing::error!(%error, "cannot look up a player's ladder games");
-                                continue;
-                            }
-                        }
-                        self.queue.push(waiting);
-                        self.match_all().await;
-                        let waiting = self.queue.len();
-                        for w in &self.queue {
-                            let _ = w.notices.try_send(Notice::Queued { waiting });
-                        }
-                    }
-                    Some(Command::Cancel { player_id, reply }) => {
-                        let before = self.queue.len();
-                        self.queue.retain(|w| w.player.id != player_id);
-                        let _ = reply.send(self.queue.len() < before);
-                    }
-                    None => return,
-                },
-                Some(game_id) = game_over.recv() => {
-                    if let Err(error) = self.next_in_series(&game_id).await {
-                        tracing::error!(game = %game_id, %error, "cannot continue a duplicate series");
-                    }
+                () = async {
+                    // An error means the server is gone, which is also a stop.
+                    let _ = stopping.wait_for(|s| *s).await;
+                } => return,
+                _ = election.tick(), if lead.as_ref().is_none_or(|l| !l.held()) => {
+                    lead = self.elect().await;
+                    continue;
                 }
+                _ = changes.recv() => {}
+                _ = tick.tick() => {}
+            }
+            if lead.as_ref().is_some_and(Lead::held) {
+                self.round().await;
             }
         }
     }
 
-    async fn match_all(&mut self) {
+    /// Becomes the service's matchmaker if nobody is.
+    async fn elect(&mut self) -> Option<Lead> {
+        let Some(cluster) = self.games.cluster() else {
+            self.start_leading(&[]).await;
+            return Some(Lead::Alone);
+        };
+        match cluster.store.try_lead(MATCHMAKER).await {
+            Ok(Some(lead)) => {
+                tracing::info!("this replica runs the ladder's matchmaker now");
+                let alive: Vec<String> = match cluster.store.replicas().await {
+                    Ok(replicas) => replicas.into_iter().map(|r| r.id).collect(),
+                    Err(_) => vec![cluster.me.id.clone()],
+                };
+                self.start_leading(&alive).await;
+                Some(Lead::Elected(lead))
+            }
+            Ok(None) => None,
+            Err(error) => {
+                tracing::warn!(%error, "cannot run for matchmaker");
+                None
+            }
+        }
+    }
+
+    /// What a new matchmaker does first: forget requests whose streams are gone with their
+    /// replicas (alone: every request, since none survived the restart), and look at every
+    /// request afresh.
+    async fn start_leading(&mut self, alive: &[String]) {
+        let alive = if alive.is_empty() {
+            // Alone: requests written before this start had streams that died with it.
+            Vec::new()
+        } else {
+            alive.to_vec()
+        };
+        if self.games.cluster().is_none() || !alive.is_empty() {
+            match self.store.purge_ladder(&alive).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(requests = n, "dropped requests whose streams are gone"),
+                Err(error) => tracing::warn!(%error, "cannot clean the ladder's queue"),
+            }
+        }
+        self.checked.clear();
+    }
+
+    /// One look at the series and the queue.
+    async fn round(&mut self) {
+        if let Err(error) = self.continue_series().await {
+            tracing::error!(%error, "cannot continue duplicate series");
+        }
+        if let Err(error) = self.match_all().await {
+            tracing::error!(%error, "cannot match ladder requests");
+        }
+    }
+
+    async fn match_all(&mut self) -> Result<(), ApiError> {
+        let mut queue = self.store.ladder_queue().await?;
+        // New requests of players who sit in unfinished ladder games get those games back.
+        let mut answers = Vec::new();
+        for entry in &queue {
+            if !self.checked.insert(entry.id.clone()) {
+                continue;
+            }
+            let seats = self.store.ladder_games_of(&entry.player.id).await?;
+            if !seats.is_empty() {
+                let matches = seats
+                    .into_iter()
+                    .map(|seat| LadderMatch {
+                        game_id: seat.game_id,
+                        seat: seat.seat,
+                        players: seat.players,
+                        already_seated: true,
+                        series: seat.series,
+                    })
+                    .collect();
+                answers.push((entry.id.clone(), matches));
+            }
+        }
+        if !answers.is_empty() {
+            self.store.answer_ladder(&answers).await?;
+            queue.retain(|e| !answers.iter().any(|(id, _)| *id == e.id));
+            self.signal.notify().await;
+        }
+        self.checked.retain(|id| queue.iter().any(|e| e.id == *id));
         loop {
-            // Requests whose stream closed have left.
-            self.queue.retain(|w| !w.notices.is_closed());
-            let keys: Vec<(String, Option<u8>, bool)> = self
-                .queue
+            let keys: Vec<(String, Option<u8>, bool)> = queue
                 .iter()
-                .map(|w| (w.player.id.clone(), w.players, w.duplicate))
+                .map(|e| (e.player.id.clone(), e.players, e.duplicate))
                 .collect();
             let apart = |a: &str, b: &str| {
                 self.last_opponents
@@ -249,36 +390,32 @@ impl Matchmaker {
             };
             let fresh = find_group(&keys, &apart);
             // A rematch once its oldest request has waited long enough for someone else.
+            let grace = i64::try_from(self.rematch_grace.as_micros()).unwrap_or(i64::MAX);
             let rematch = || {
                 find_group(&keys, &|_, _| false).filter(|(_, picked)| {
-                    self.queue[picked[0]].since.elapsed() >= self.rematch_grace
+                    now_micros().saturating_sub(queue[picked[0]].enqueued_at) >= grace
                 })
             };
             let Some((n, picked)) = fresh.or_else(rematch) else {
-                return;
+                return Ok(());
             };
-            let duplicate = self.queue[picked[0]].duplicate;
-            let mut group = Vec::with_capacity(picked.len());
-            for i in picked.into_iter().rev() {
-                group.push(self.queue.remove(i));
-            }
-            group.reverse();
-            if let Err(error) = self.form(n, duplicate, &group).await {
-                tracing::error!(%error, "cannot form a ladder game");
-                // Put them back at the front: they keep their place.
-                for (i, w) in group.into_iter().enumerate() {
-                    self.queue.insert(i, w);
-                }
-                return;
-            }
+            let group: Vec<QueueEntry> = picked.iter().map(|&i| queue[i].clone()).collect();
+            queue = queue
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !picked.contains(i))
+                .map(|(_, e)| e)
+                .collect();
+            self.form(n, &group).await?;
         }
     }
 
-    async fn form(&mut self, n: u8, duplicate: bool, group: &[Waiting]) -> Result<(), ApiError> {
+    async fn form(&mut self, n: u8, group: &[QueueEntry]) -> Result<(), ApiError> {
+        let duplicate = group[0].duplicate;
         let mut seed_bytes = [0u8; 8];
         getrandom::fill(&mut seed_bytes).expect("the OS random source works");
         let seed = u64::from_le_bytes(seed_bytes);
-        let players: Vec<PlayerInfo> = group.iter().map(|w| w.player.clone()).collect();
+        let players: Vec<PlayerInfo> = group.iter().map(|e| e.player.clone()).collect();
         let series = if duplicate {
             let record = SeriesRecord {
                 id: uuid::Uuid::new_v4().to_string(),
@@ -303,15 +440,22 @@ impl Matchmaker {
                 .map(|o| o.id.clone());
             self.last_opponents.insert(p.id.clone(), others.collect());
         }
-        for (seat, w) in group.iter().enumerate() {
-            let _ = w.notices.try_send(Notice::Matched(Match {
-                game_id: game_id.clone(),
-                seat: seat as Seat,
-                players: n,
-                already_seated: false,
-                series: series.clone(),
-            }));
-        }
+        let answers: Vec<(String, Vec<LadderMatch>)> = group
+            .iter()
+            .enumerate()
+            .map(|(seat, e)| {
+                let m = LadderMatch {
+                    game_id: game_id.clone(),
+                    seat: seat as Seat,
+                    players: n,
+                    already_seated: false,
+                    series: series.clone(),
+                };
+                (e.id.clone(), vec![m])
+            })
+            .collect();
+        self.store.answer_ladder(&answers).await?;
+        self.signal.notify().await;
         Ok(())
     }
 
@@ -340,78 +484,64 @@ impl Matchmaker {
         Ok(game_id)
     }
 
-    /// After game `index` of a series ends, the next one: same seed, seats rotated by one.
-    async fn next_in_series(&mut self, game_id: &str) -> Result<(), ApiError> {
-        let Some(stored) = self.store.load_game(game_id).await? else {
-            return Ok(());
-        };
-        let Some(series) = stored.record.series else {
-            return Ok(());
-        };
-        self.continue_series(&series.id).await
-    }
-
-    async fn continue_series(&mut self, series_id: &str) -> Result<(), ApiError> {
-        let Some(record) = self.store.series(series_id).await? else {
-            return Ok(());
-        };
-        let games = self.store.series_games(series_id).await?;
-        let n = record.players.len() as u8;
-        let Some(last) = games.last() else {
-            return Ok(());
-        };
-        let index = last.index + 1;
-        // A series goes on while its games finish; an aborted one ends it.
-        if last.status != Status::Finished || index >= n {
-            return Ok(());
-        }
-        let mut seated = Vec::with_capacity(usize::from(n));
-        for seat in 0..n {
-            let id = &record.players[usize::from((seat + index) % n)];
-            let player = self
+    /// The next game of every series whose last game finished: same seed, seats rotated by
+    /// one. Its players' waiting requests get it as their answer.
+    async fn continue_series(&mut self) -> Result<(), ApiError> {
+        for series_id in self.store.open_series().await? {
+            let Some(record) = self.store.series(&series_id).await? else {
+                continue;
+            };
+            let games = self.store.series_games(&series_id).await?;
+            let n = record.players.len() as u8;
+            let Some(last) = games.last() else {
+                continue;
+            };
+            let index = last.index + 1;
+            // A series goes on while its games finish; an aborted one ends it.
+            if last.status != Status::Finished || index >= n {
+                continue;
+            }
+            let mut seated = Vec::with_capacity(usize::from(n));
+            for seat in 0..n {
+                let id = &record.players[usize::from((seat + index) % n)];
+                let player = self
+                    .store
+                    .player_ratings(id)
+                    .await?
+                    .ok_or_else(|| StoreError::Corrupt(format!("series player {id} vanished")))?
+                    .player;
+                seated.push(player);
+            }
+            let series = SeriesRef {
+                id: series_id.clone(),
+                index,
+            };
+            let game_id = self
+                .create_game(n, record.seed, Some(series.clone()), &seated)
+                .await?;
+            tracing::info!(game = %game_id, series = %series_id, index, "next game of a series");
+            // Its players may be waiting for a new game meanwhile: this is it.
+            let answers: Vec<(String, Vec<LadderMatch>)> = self
                 .store
-                .player_ratings(id)
+                .ladder_queue()
                 .await?
-                .ok_or_else(|| StoreError::Corrupt(format!("series player {id} vanished")))?
-                .player;
-            seated.push(player);
-        }
-        let series = SeriesRef {
-            id: series_id.to_string(),
-            index,
-        };
-        let game_id = self
-            .create_game(n, record.seed, Some(series.clone()), &seated)
-            .await?;
-        tracing::info!(game = %game_id, series = series_id, index, "next game of a series");
-        // Its players may be waiting for a new game meanwhile: this is it.
-        let ids: HashMap<&str, Seat> = seated
-            .iter()
-            .enumerate()
-            .map(|(s, p)| (p.id.as_str(), s as Seat))
-            .collect();
-        let mut kept = Vec::with_capacity(self.queue.len());
-        for w in self.queue.drain(..) {
-            match ids.get(w.player.id.as_str()) {
-                Some(&seat) => {
-                    let _ = w.notices.try_send(Notice::Matched(Match {
+                .into_iter()
+                .filter_map(|entry| {
+                    let seat = seated.iter().position(|p| p.id == entry.player.id)?;
+                    let m = LadderMatch {
                         game_id: game_id.clone(),
-                        seat,
+                        seat: seat as Seat,
                         players: n,
                         already_seated: true,
                         series: Some(series.clone()),
-                    }));
-                }
-                None => kept.push(w),
+                    };
+                    Some((entry.id, vec![m]))
+                })
+                .collect();
+            if !answers.is_empty() {
+                self.store.answer_ladder(&answers).await?;
             }
-        }
-        self.queue = kept;
-        Ok(())
-    }
-
-    async fn resume_series(&mut self) -> Result<(), ApiError> {
-        for id in self.store.open_series().await? {
-            self.continue_series(&id).await?;
+            self.signal.notify().await;
         }
         Ok(())
     }

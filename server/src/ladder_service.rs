@@ -10,9 +10,10 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use crate::auth::Authenticator;
+use crate::domain::LadderMatch;
 use crate::domain::now_micros;
 use crate::error::ApiError;
-use crate::ladder::{Ladder, Match, Notice};
+use crate::ladder::{Ladder, Notice};
 use crate::rating::Rating;
 use crate::store::Store;
 use crate::wire::timestamp;
@@ -52,7 +53,7 @@ fn rating_to_wire(players: u8, r: &Rating) -> v1::Rating {
     }
 }
 
-fn match_to_wire(m: Match) -> v1::LadderMatch {
+fn match_to_wire(m: LadderMatch) -> v1::LadderMatch {
     v1::LadderMatch {
         game_id: m.game_id,
         seat: u32::from(m.seat),
@@ -119,12 +120,8 @@ impl LadderService for Service {
                         Some(Notice::Queued { waiting }) => Message::Queued(v1::Queued {
                             waiting: u32::try_from(waiting).unwrap_or(u32::MAX),
                         }),
-                        Some(Notice::Matched(m)) => {
-                            let _ = tx.send(item(Message::Matched(match_to_wire(m)))).await;
-                            return;
-                        }
-                        // Games to finish first: send them, and end the stream.
-                        Some(Notice::Seated(matches)) => {
+                        // Its game, or the games to finish first: send them, and end the stream.
+                        Some(Notice::Answered(matches)) => {
                             for m in matches {
                                 if tx.send(item(Message::Matched(match_to_wire(m)))).await.is_err() {
                                     return;

@@ -12,6 +12,7 @@
 
 pub mod actor;
 pub mod auth;
+pub mod cluster;
 pub mod config;
 pub mod domain;
 pub mod error;
@@ -38,7 +39,9 @@ use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 
 pub use actor::ActorOptions;
+pub use cluster::ClusterOptions;
 pub use config::Config;
+use store::cluster::ClusterStore;
 use store::{Store, StoreError};
 
 /// Why the server stopped with an error.
@@ -59,12 +62,46 @@ pub enum ServerError {
         addr: std::net::SocketAddr,
         source: std::io::Error,
     },
+    #[error("cannot join the service: {0}")]
+    Cluster(StoreError),
+    #[error(
+        "listening on {0}, other replicas cannot know where to reach this one: give --advertise-url"
+    )]
+    NoAdvertisedUrl(std::net::SocketAddr),
+}
+
+/// What a server runs on: its store and, for one of several replicas of a service, what the
+/// replicas share and how this one joins them.
+#[derive(Clone)]
+pub struct Storage {
+    pub store: Arc<dyn Store>,
+    pub cluster: Option<(Arc<dyn ClusterStore>, ClusterOptions)>,
+}
+
+impl From<Arc<dyn Store>> for Storage {
+    /// A store of its own: one process runs every game.
+    fn from(store: Arc<dyn Store>) -> Storage {
+        Storage {
+            store,
+            cluster: None,
+        }
+    }
+}
+
+impl<S: Store> From<Arc<S>> for Storage {
+    /// A store of its own: one process runs every game.
+    fn from(store: Arc<S>) -> Storage {
+        Storage {
+            store,
+            cluster: None,
+        }
+    }
 }
 
 /// What `theboss-server` does once its configuration is parsed and logging set up: opens the
 /// store, binds, and serves until `shutdown` completes.
 pub async fn serve(config: &Config, shutdown: impl Future<Output = ()>) -> Result<(), ServerError> {
-    let store = store::open(config.database_url.expose())
+    let (store, shared) = store::open_shared(config.database_url.expose())
         .await
         .map_err(ServerError::Store)?;
     let listener = TcpListener::bind(config.listen)
@@ -73,7 +110,11 @@ pub async fn serve(config: &Config, shutdown: impl Future<Output = ()>) -> Resul
             addr: config.listen,
             source,
         })?;
-    run(listener, Arc::from(store), config.options(), shutdown).await
+    let storage = Storage {
+        store,
+        cluster: shared.map(|shared| (shared, config.cluster_options())),
+    };
+    run(listener, storage, config.options(), shutdown).await
 }
 
 /// Tunables of a running server.
@@ -108,30 +149,61 @@ pub fn incoming(listener: TcpListener) -> TcpIncoming {
 }
 
 /// Serves on `listener` until `shutdown` completes (open streams are then ended and
-/// in-flight calls drained), restoring every unfinished game from `store` meanwhile.
+/// in-flight calls drained), restoring every unfinished game from the store meanwhile. One of
+/// several replicas joins its service first, takes its share of the games, and hands them
+/// over before it stops.
 pub async fn run(
     listener: TcpListener,
-    store: Arc<dyn Store>,
+    storage: impl Into<Storage>,
     options: Options,
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), ServerError> {
+    let Storage { store, cluster } = storage.into();
+    let addr = listener.local_addr()?;
+    let cluster = match cluster {
+        None => None,
+        Some((shared, mut joining)) => {
+            if joining.url.is_empty() {
+                if addr.ip().is_unspecified() {
+                    return Err(ServerError::NoAdvertisedUrl(addr));
+                }
+                joining.url = format!("http://{addr}");
+            }
+            Some(
+                cluster::Cluster::join(shared, joining)
+                    .await
+                    .map_err(ServerError::Cluster)?,
+            )
+        }
+    };
     let (game_over, ladder_games_over) = tokio::sync::mpsc::unbounded_channel();
     let games = Arc::new(games::Games::new(
         store.clone(),
         options.actor.clone(),
         Some(game_over),
+        cluster.clone(),
     ));
-    let unfinished = games.restore().await?;
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    let unfinished = match &cluster {
+        None => games.restore().await?,
+        Some(cluster) => {
+            cluster
+                .start(games.clone(), stopping.clone())
+                .await
+                .map_err(ServerError::Cluster)?;
+            0
+        }
+    };
     let ladder = ladder::Ladder::start(
         games.clone(),
         ladder_games_over,
         options.ladder_turn_secs,
         options.ladder_rematch_grace,
+        stopping.clone(),
     );
-    let (stop, stopping) = tokio::sync::watch::channel(false);
     let ladder_service =
         ladder_service::Service::new(store.clone(), ladder, options.keep_alive, stopping.clone());
-    let service = service::Service::new(store, games, options.keep_alive, stopping);
+    let service = service::Service::new(store, games.clone(), options.keep_alive, stopping);
 
     let (health_reporter, health) = tonic_health::server::health_reporter();
     // The empty service name reports the server as a whole.
@@ -148,10 +220,15 @@ pub async fn run(
         .register_encoded_file_descriptor_set(theboss::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
-    let addr = listener.local_addr()?;
     tracing::info!(%addr, unfinished, "serving");
     let shutdown = async move {
         shutdown.await;
+        health_reporter
+            .set_service_status("", tonic_health::ServingStatus::NotServing)
+            .await;
+        if let Some(cluster) = &cluster {
+            cluster.hand_over(&games).await;
+        }
         // Streams never end by themselves, so tell them to, or draining would wait forever.
         let _ = stop.send(true);
     };

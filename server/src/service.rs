@@ -5,9 +5,11 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use theboss::v1::{self, game_service_server::GameService};
+use theboss::v1::{self, game_service_client::GameServiceClient, game_service_server::GameService};
 use tokio::sync::watch as signal;
 use tokio_stream::wrappers::ReceiverStream;
+use tonic::metadata::{MetadataMap, MetadataValue};
+use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
 
 use crate::actor::{GameHandle, Submit};
@@ -15,7 +17,7 @@ use crate::auth::{self, Authenticator};
 use crate::domain::now_micros;
 use crate::domain::{GameRecord, PlayerInfo};
 use crate::error::ApiError;
-use crate::games::Games;
+use crate::games::{Games, Route};
 use crate::store::{GameQuery, NewPlayer, Store};
 use crate::watch::{self, WatchItem};
 use crate::wire;
@@ -55,19 +57,70 @@ impl Service {
         Ok(player)
     }
 
-    /// Runs `f` on a game's actor, once more if the actor stopped in between (a finished
-    /// game unloading), which the registry then reloads.
-    async fn on_game<T, F, Fut>(&self, game_id: &str, f: F) -> Result<T, ApiError>
+    /// Runs a call where the game is run: `local` on its actor here, or `remote` on the
+    /// replica that runs it (the call forwarded with the caller's credentials and deadline).
+    /// Tried again if the actor stopped in between (a finished game unloading) or the game
+    /// moved to another replica meanwhile.
+    async fn on_owner<T, L, LF, R, RF>(
+        &self,
+        game_id: &str,
+        metadata: &MetadataMap,
+        local: L,
+        remote: R,
+    ) -> Result<T, ApiError>
     where
-        F: Fn(GameHandle) -> Fut,
-        Fut: Future<Output = Result<T, ApiError>>,
+        L: Fn(GameHandle) -> LF,
+        LF: Future<Output = Result<T, ApiError>>,
+        R: FnOnce(GameServiceClient<Channel>, MetadataMap) -> RF,
+        RF: Future<Output = Result<Response<T>, Status>>,
     {
         let game_id = checked_game_id(game_id)?;
-        match f(self.games.get(game_id).await?).await {
-            Err(ApiError::Unavailable) => f(self.games.get(game_id).await?).await,
-            other => other,
+        let mut last = ApiError::Moved;
+        for _ in 0..3 {
+            match self.games.route(game_id).await? {
+                Route::Local(game) => match local(game).await {
+                    Err(error @ (ApiError::Moved | ApiError::Unavailable)) => last = error,
+                    other => return other,
+                },
+                // One hop at most: the game moved again meanwhile, and the caller retries.
+                Route::Remote(_) if metadata.contains_key(FORWARDED) => {
+                    return Err(ApiError::Moved);
+                }
+                Route::Remote(owner) => {
+                    let cluster = self.games.cluster().ok_or(ApiError::Moved)?;
+                    let channel = cluster.peer(&owner.url).map_err(|_| ApiError::Moved)?;
+                    tracing::debug!(to = %owner.url, "forwarded");
+                    return remote(GameServiceClient::new(channel), forwarded(metadata))
+                        .await
+                        .map(Response::into_inner)
+                        .map_err(ApiError::Forwarded);
+                }
+            }
+        }
+        Err(last)
+    }
+}
+
+/// Marks a call forwarded by a replica to the one that runs the game.
+const FORWARDED: &str = "x-theboss-forwarded";
+
+/// The metadata a call is forwarded with: the caller's credentials and deadline, and the mark.
+fn forwarded(metadata: &MetadataMap) -> MetadataMap {
+    let mut kept = MetadataMap::new();
+    for key in ["authorization", "grpc-timeout"] {
+        if let Some(value) = metadata.get(key) {
+            kept.insert(key, value.clone());
         }
     }
+    kept.insert(FORWARDED, MetadataValue::from_static("1"));
+    kept
+}
+
+/// A request carrying `message` and `metadata`.
+fn request_with<T>(message: T, metadata: MetadataMap) -> Request<T> {
+    let mut request = Request::new(message);
+    *request.metadata_mut() = metadata;
+    request
 }
 
 fn checked_game_id(game_id: &str) -> Result<&str, ApiError> {
@@ -186,21 +239,31 @@ impl GameService for Service {
         reply(
             async {
                 let player = self.caller(&request).await?;
+                let metadata = request.metadata().clone();
                 let request = request.into_inner();
                 let seat = request
                     .seat
                     .map(|s| u8::try_from(s).map_err(|_| ApiError::invalid("seat", "no such seat")))
                     .transpose()?;
-                let joined = self
-                    .on_game(&request.game_id, |game| {
+                let game_id = request.game_id.clone();
+                self.on_owner(
+                    &game_id,
+                    &metadata,
+                    |game| {
                         let player = player.clone();
-                        async move { game.join(player, seat).await }
-                    })
-                    .await?;
-                Ok(v1::JoinGameResponse {
-                    seat: u32::from(joined.seat),
-                    started: joined.started,
-                })
+                        async move {
+                            let joined = game.join(player, seat).await?;
+                            Ok(v1::JoinGameResponse {
+                                seat: u32::from(joined.seat),
+                                started: joined.started,
+                            })
+                        }
+                    },
+                    |mut peer, metadata| async move {
+                        peer.join_game(request_with(request, metadata)).await
+                    },
+                )
+                .await
             }
             .await,
         )
@@ -214,12 +277,24 @@ impl GameService for Service {
         reply(
             async {
                 let player = self.caller(&request).await?;
-                self.on_game(&request.get_ref().game_id, |game| {
-                    let player_id = player.id.clone();
-                    async move { game.leave(player_id).await }
-                })
-                .await?;
-                Ok(v1::LeaveGameResponse {})
+                let metadata = request.metadata().clone();
+                let request = request.into_inner();
+                let game_id = request.game_id.clone();
+                self.on_owner(
+                    &game_id,
+                    &metadata,
+                    |game| {
+                        let player_id = player.id.clone();
+                        async move {
+                            game.leave(player_id).await?;
+                            Ok(v1::LeaveGameResponse {})
+                        }
+                    },
+                    |mut peer, metadata| async move {
+                        peer.leave_game(request_with(request, metadata)).await
+                    },
+                )
+                .await
             }
             .await,
         )
@@ -274,15 +349,28 @@ impl GameService for Service {
         reply(
             async {
                 let player = self.caller(&request).await?;
-                let latest = self
-                    .on_game(&request.get_ref().game_id, |game| async move {
-                        game.latest().await
-                    })
-                    .await?;
-                let viewer = wire::viewer_of(&latest.state, &player.id);
-                Ok(v1::GetViewResponse {
-                    view: Some(wire::batch_view(&latest, viewer)),
-                })
+                let metadata = request.metadata().clone();
+                let request = request.into_inner();
+                let game_id = request.game_id.clone();
+                // From where the game is run: a view answered after a turn includes it.
+                self.on_owner(
+                    &game_id,
+                    &metadata,
+                    |game| {
+                        let player_id = player.id.clone();
+                        async move {
+                            let latest = game.latest().await?;
+                            let viewer = wire::viewer_of(&latest.state, &player_id);
+                            Ok(v1::GetViewResponse {
+                                view: Some(wire::batch_view(&latest, viewer)),
+                            })
+                        }
+                    },
+                    |mut peer, metadata| async move {
+                        peer.get_view(request_with(request, metadata)).await
+                    },
+                )
+                .await
             }
             .await,
         )
@@ -333,6 +421,7 @@ impl GameService for Service {
         reply(
             async {
                 let player = self.caller(&request).await?;
+                let metadata = request.metadata().clone();
                 let request = request.into_inner();
                 if request.idempotency_key.len() > MAX_IDEMPOTENCY_KEY_BYTES {
                     return Err(ApiError::invalid(
@@ -344,16 +433,25 @@ impl GameService for Service {
                 let submit = Submit {
                     player_id: player.id,
                     expected_seq: request.expected_seq,
-                    idempotency_key: request.idempotency_key,
+                    idempotency_key: request.idempotency_key.clone(),
                     turn: wire::turn_from_wire(request.action.as_ref())?,
                 };
-                let committed = self
-                    .on_game(&request.game_id, |game| {
+                let game_id = request.game_id.clone();
+                self.on_owner(
+                    &game_id,
+                    &metadata,
+                    |game| {
                         let submit = submit.clone();
-                        async move { game.submit(submit).await }
-                    })
-                    .await?;
-                Ok(wire::submit_response(&committed, views))
+                        async move {
+                            let committed = game.submit(submit).await?;
+                            Ok(wire::submit_response(&committed, views))
+                        }
+                    },
+                    |mut peer, metadata| async move {
+                        peer.submit_action(request_with(request, metadata)).await
+                    },
+                )
+                .await
             }
             .await,
         )
@@ -367,31 +465,24 @@ impl GameService for Service {
         reply(
             async {
                 let player = self.caller(&request).await?;
-                let history = self
-                    .on_game(&request.get_ref().game_id, |game| async move {
-                        game.history().await
-                    })
-                    .await?;
-                let latest = &history.latest;
-                let over = latest.state.status.is_over();
-                let viewer = wire::viewer_of(&latest.state, &player.id);
-                let entries = history
-                    .log
-                    .iter()
-                    .flat_map(|logged| {
-                        logged
-                            .visible_events(viewer, over)
-                            .map(|(seq, event)| v1::HistoryEntry {
-                                seq,
-                                event: Some(wire::table_event_to_wire(event)),
-                                at: Some(wire::timestamp(logged.at)),
-                            })
-                    })
-                    .collect();
-                Ok(v1::GetHistoryResponse {
-                    entries,
-                    seed: over.then_some(latest.record.seed),
-                })
+                let metadata = request.metadata().clone();
+                let request = request.into_inner();
+                let game_id = request.game_id.clone();
+                self.on_owner(
+                    &game_id,
+                    &metadata,
+                    |game| {
+                        let player_id = player.id.clone();
+                        async move {
+                            let history = game.history().await?;
+                            Ok(wire::history_response(&history, &player_id))
+                        }
+                    },
+                    |mut peer, metadata| async move {
+                        peer.get_history(request_with(request, metadata)).await
+                    },
+                )
+                .await
             }
             .await,
         )

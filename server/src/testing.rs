@@ -8,6 +8,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
@@ -15,7 +16,7 @@ use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 
 use crate::store::{PostgresStore, SqliteStore, Store};
-use crate::{Options, ServerError, run};
+use crate::{ClusterOptions, Options, ServerError, Storage, run};
 
 const DEFAULT_TEST_DATABASE: &str = "postgres://postgres@127.0.0.1:5432/test";
 const SCHEMA_PREFIX: &str = "theboss_test_";
@@ -69,12 +70,37 @@ impl TestServer {
         TestServer::start_on(listener, store, options)
     }
 
+    /// One replica of a service on the PostgreSQL database at `url` (e.g. a fresh schema's
+    /// URL, shared by the test's replicas), with a one-second lease.
+    pub async fn replica(url: &str, options: Options) -> TestServer {
+        let (store, shared) = crate::store::open_shared(url)
+            .await
+            .expect("open the replicas' database");
+        let storage = Storage {
+            store,
+            cluster: Some((
+                shared.expect("PostgreSQL is shared"),
+                ClusterOptions {
+                    replica_id: uuid::Uuid::new_v4().to_string(),
+                    url: String::new(),
+                    lease: Duration::from_secs(1),
+                },
+            )),
+        };
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        TestServer::start_on(listener, storage, options)
+    }
+
     /// Serves on a given listener, e.g. one bound to the address of a server that was
     /// stopped, to test clients that reconnect.
-    pub fn start_on(listener: TcpListener, store: Arc<dyn Store>, options: Options) -> TestServer {
+    pub fn start_on(
+        listener: TcpListener,
+        storage: impl Into<Storage>,
+        options: Options,
+    ) -> TestServer {
         let addr = listener.local_addr().expect("bound");
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(run(listener, store, options, async {
+        let task = tokio::spawn(run(listener, storage.into(), options, async {
             let _ = stopped.await;
         }));
         TestServer {

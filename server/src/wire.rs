@@ -9,7 +9,7 @@ use theboss::convert::{self, city_from_wire, city_to_wire, event_to_wire, view_t
 use theboss::v1;
 use theboss_engine::{RulesVersion, Seat, Viewer};
 
-use crate::actor::{Batch, Committed};
+use crate::actor::{Batch, Committed, History};
 use crate::domain::{GameRecord, PlayerInfo, Settings, SettingsError, Status, Visibility};
 use crate::error::ApiError;
 use crate::store::GameListing;
@@ -274,6 +274,31 @@ pub fn submit_response(committed: &Committed, views: ViewsOn) -> v1::SubmitActio
     v1::SubmitActionResponse {
         updates: batch_updates(&committed.batch, Viewer::Seat(committed.seat), 0, views),
         seq: committed.batch.seq_after(),
+    }
+}
+
+/// A game's history as a player may see it: its own events while the game runs, everything
+/// and the seed once it is over.
+pub fn history_response(history: &History, player_id: &str) -> v1::GetHistoryResponse {
+    let latest = &history.latest;
+    let over = latest.state.status.is_over();
+    let viewer = viewer_of(&latest.state, player_id);
+    let entries = history
+        .log
+        .iter()
+        .flat_map(|logged| {
+            logged
+                .visible_events(viewer, over)
+                .map(|(seq, event)| v1::HistoryEntry {
+                    seq,
+                    event: Some(table_event_to_wire(event)),
+                    at: Some(timestamp(logged.at)),
+                })
+        })
+        .collect();
+    v1::GetHistoryResponse {
+        entries,
+        seed: over.then_some(latest.record.seed),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The real `theboss-server` binary, killed with SIGKILL while players are submitting turns
 //! and restarted on the same database, continues every game without losing one
-//! acknowledged action: on SQLite and on PostgreSQL.
+//! acknowledged action: on SQLite and on PostgreSQL (where a server is a replica of a
+//! service, restarted here with its replica id, so that it takes its games back at once).
 
 mod common;
 
@@ -26,6 +27,7 @@ struct Process {
 async fn start(database_url: &str) -> Process {
     let mut child = Command::new(env!("CARGO_BIN_EXE_theboss-server"))
         .args(["--listen", "127.0.0.1:0", "--database-url", database_url])
+        .args(["--replica-id", "restarted"])
         .env("RUST_LOG", "info")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -7,7 +7,9 @@
 //! groups form only while every lane is busy, from the appends that queued meanwhile. Every
 //! append is answered only once the transaction holding it has committed. If a group fails,
 //! its appends are written again one by one, so that each gets its own answer (a conflict on
-//! one game's action number is that game's error, not its neighbours').
+//! one game's action number is that game's error, not its neighbours'). A writer may also
+//! refuse some appends (a replica that does not own their games any more, see `cluster`):
+//! those are answered [`StoreError::NotOwner`], the rest committed.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -34,6 +36,9 @@ pub(super) struct Append {
 
 type Pending = (Append, oneshot::Sender<Result<(), StoreError>>);
 
+/// The games whose appends a writer refused (it does not own them).
+pub(super) type Refused = Vec<String>;
+
 /// The queue of appends and the task that writes them.
 pub(super) struct GroupCommit {
     queue: mpsc::UnboundedSender<Pending>,
@@ -45,7 +50,7 @@ impl GroupCommit {
     pub fn start<W, F>(lanes: usize, max_group: usize, write: W) -> GroupCommit
     where
         W: Fn(Vec<Append>) -> F + Send + Sync + 'static,
-        F: Future<Output = Result<(), sqlx::Error>> + Send + 'static,
+        F: Future<Output = Result<Refused, sqlx::Error>> + Send + 'static,
     {
         let (queue, mut pending) = mpsc::unbounded_channel::<Pending>();
         let write = Arc::new(write);
@@ -82,17 +87,27 @@ impl GroupCommit {
     }
 }
 
+fn answer(append: &Append, refused: &Refused) -> Result<(), StoreError> {
+    if refused.contains(&append.game_id) {
+        Err(StoreError::NotOwner {
+            game_id: append.game_id.clone(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
 async fn commit_group<W, F>(write: &W, mut group: Vec<Pending>)
 where
     W: Fn(Vec<Append>) -> F,
-    F: Future<Output = Result<(), sqlx::Error>>,
+    F: Future<Output = Result<Refused, sqlx::Error>>,
 {
     let appends: Vec<Append> = group.iter().map(|(a, _)| a.clone()).collect();
     // A caller that went away does not mind: its action is committed all the same.
     match write(appends).await {
-        Ok(()) => {
-            for (_, reply) in group {
-                let _ = reply.send(Ok(()));
+        Ok(refused) => {
+            for (append, reply) in group {
+                let _ = reply.send(answer(&append, &refused));
             }
         }
         Err(error) if group.len() == 1 => {
@@ -102,9 +117,10 @@ where
         Err(error) => {
             tracing::debug!(%error, appends = group.len(), "a group failed; writing it one by one");
             for (append, reply) in group {
-                let result = write(vec![append.clone()])
-                    .await
-                    .map_err(|e| as_store_error(e, &append));
+                let result = match write(vec![append.clone()]).await {
+                    Ok(refused) => answer(&append, &refused),
+                    Err(e) => Err(as_store_error(e, &append)),
+                };
                 let _ = reply.send(result);
             }
         }
@@ -143,7 +159,7 @@ mod tests {
         }
     }
 
-    type Written = std::pin::Pin<Box<dyn Future<Output = Result<(), sqlx::Error>> + Send>>;
+    type Written = std::pin::Pin<Box<dyn Future<Output = Result<Refused, sqlx::Error>> + Send>>;
     type Groups = Arc<Mutex<Vec<Vec<String>>>>;
 
     /// A writer that takes 20 ms, remembers each group, and fails any group holding "bad".
@@ -159,11 +175,12 @@ mod tests {
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 let ids: Vec<String> = appends.iter().map(|a| a.game_id.clone()).collect();
                 let bad = ids.iter().any(|id| id == "bad");
-                seen.lock().unwrap().push(ids);
+                seen.lock().unwrap().push(ids.clone());
                 if bad {
                     Err(sqlx::Error::Protocol("a bad row".into()))
                 } else {
-                    Ok(())
+                    // Games called "moved" are not this writer's any more.
+                    Ok(ids.into_iter().filter(|id| id == "moved").collect())
                 }
             }) as Written
         };
@@ -194,6 +211,17 @@ mod tests {
             vec![1, 9],
             "alone at once, then the rest in one group"
         );
+    }
+
+    #[tokio::test]
+    async fn appends_a_writer_refuses_are_answered_not_owner() {
+        let (_, write) = recording();
+        let group = GroupCommit::start(1, 256, write);
+        assert!(group.append(append("kept")).await.is_ok());
+        assert!(matches!(
+            group.append(append("moved")).await,
+            Err(StoreError::NotOwner { game_id }) if game_id == "moved"
+        ));
     }
 
     #[tokio::test]

@@ -7,6 +7,7 @@
 //! derived by replaying the log. `games.status`, `games.winners` and `seats` are derived data
 //! kept up to date in the same transaction as the action that changes them, for listing.
 
+pub mod cluster;
 pub mod format;
 mod group;
 mod postgres;
@@ -21,7 +22,7 @@ use theboss_engine::Seat;
 use thiserror::Error;
 
 use crate::domain::SeriesGame;
-use crate::domain::{GameRecord, PlayerInfo, SeriesRef, Status};
+use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Status};
 use crate::rating::{Rated, Rating};
 use crate::table::Action;
 
@@ -44,6 +45,9 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("the store is shutting down")]
     Closed,
+    /// This replica does not own the game (any more): another one runs it.
+    #[error("game {game_id} is run by another replica")]
+    NotOwner { game_id: String },
 }
 
 /// A new player, with the hash of its token.
@@ -216,6 +220,50 @@ pub trait Store: Send + Sync + 'static {
 
     /// Unfinished ladder games a player sits in, oldest first.
     async fn ladder_games_of(&self, player_id: &str) -> Result<Vec<LadderSeat>, StoreError>;
+
+    /// Puts a request in the ladder's queue.
+    async fn enqueue_ladder(&self, entry: &QueueEntry) -> Result<(), StoreError>;
+
+    /// The requests waiting for an answer, oldest first.
+    async fn ladder_queue(&self) -> Result<Vec<QueueEntry>, StoreError>;
+
+    /// Answers requests in one transaction, each with its matches (its new game, or the games
+    /// its player sits in already). A request withdrawn meanwhile is skipped.
+    async fn answer_ladder(&self, answers: &[(String, Vec<LadderMatch>)])
+    -> Result<(), StoreError>;
+
+    /// A request's answer: `None` if the request is gone (withdrawn), an empty list while it
+    /// waits.
+    async fn ladder_answer(&self, entry_id: &str) -> Result<Option<Vec<LadderMatch>>, StoreError>;
+
+    /// Forgets a request (answered and delivered, or its stream closed).
+    async fn forget_ladder_entry(&self, entry_id: &str) -> Result<(), StoreError>;
+
+    /// Withdraws a player's waiting requests; returns how many there were.
+    async fn cancel_ladder(&self, player_id: &str) -> Result<u64, StoreError>;
+
+    /// Withdraws the requests held by replicas not in `alive` (their streams are gone).
+    async fn purge_ladder(&self, alive: &[String]) -> Result<u64, StoreError>;
+}
+
+/// Opens the store a URL names, with what replicas share if it can be shared: PostgreSQL
+/// can, an SQLite file cannot.
+pub async fn open_shared(
+    url: &str,
+) -> Result<
+    (
+        std::sync::Arc<dyn Store>,
+        Option<std::sync::Arc<dyn cluster::ClusterStore>>,
+    ),
+    StoreError,
+> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let store = std::sync::Arc::new(PostgresStore::connect(url).await?);
+        let shared: std::sync::Arc<dyn cluster::ClusterStore> = store.clone();
+        Ok((store, Some(shared)))
+    } else {
+        Ok((std::sync::Arc::from(open(url).await?), None))
+    }
 }
 
 /// Opens the store a URL names and applies its migrations: `postgres://…` or

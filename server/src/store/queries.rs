@@ -6,8 +6,8 @@ pub(super) const INSERT_PLAYER: &str = "INSERT INTO players (id, display_name, i
 pub(super) const PLAYER_BY_TOKEN: &str =
     "SELECT id, display_name, is_bot FROM players WHERE token_hash = $1";
 pub(super) const INSERT_GAME: &str = "INSERT INTO games (id, players, cities, seed, turn_time_limit, visibility, ladder, \
-     status, winners, created_by, created_at, series_id, series_index, rules_version) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '', $9, $10, $11, $12, $13)";
+     status, winners, created_by, created_at, series_id, series_index, rules_version, owner) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '', $9, $10, $11, $12, $13, $14)";
 pub(super) const GAME_COLUMNS: &str = "g.ord, g.id, g.players, g.cities, g.seed, g.turn_time_limit, g.visibility, \
      g.ladder, g.status, g.winners, g.created_by, g.created_at, g.series_id, g.series_index, g.money, \
      g.rules_version";
@@ -61,10 +61,76 @@ pub(super) const ACTIONS_OF_GAMES: &str = "SELECT game_id, seq, player_id, idemp
      FROM actions WHERE game_id IN (";
 /// PostgreSQL: a group of simple appends (see `group`) in one statement, one round trip,
 /// one transaction: every action row, and each game's row where something listed changes.
-pub(super) const APPEND_GROUP_POSTGRES: &str = "WITH inserted AS ( \
-     INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at) \
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], $7::bigint[]) \
-     RETURNING game_id) \
-     UPDATE games AS g SET status = u.status, winners = u.winners, money = u.money \
-     FROM unnest($1::text[], $8::text[], $9::text[], $10::text[]) AS u(id, status, winners, money) \
-     WHERE g.id = u.id AND (g.status <> u.status OR g.winners <> u.winners OR g.money <> u.money)";
+/// With a replica ($11), only the games it owns while its lease runs are written (their rows
+/// locked against a takeover meanwhile), and each written action is notified to the other
+/// replicas at commit. Returns the games written.
+pub(super) const APPEND_GROUP_POSTGRES: &str = "WITH input AS ( \
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], \
+     $7::bigint[], $8::text[], $9::text[], $10::text[]) \
+     AS u(game_id, seq, player_id, idempotency_key, format, payload, at, status, winners, money)), \
+     owned AS (SELECT i.* FROM input i JOIN games g ON g.id = i.game_id \
+     WHERE $11::text IS NULL OR (g.owner = $11 AND EXISTS \
+     (SELECT 1 FROM replicas r WHERE r.id = $11 AND r.lease_until > now())) FOR SHARE OF g), \
+     inserted AS (INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at) \
+     SELECT game_id, seq, player_id, idempotency_key, format, payload, at FROM owned \
+     RETURNING game_id, seq), \
+     updated AS (UPDATE games AS g SET status = o.status, winners = o.winners, money = o.money \
+     FROM owned o WHERE g.id = o.game_id \
+     AND (g.status <> o.status OR g.winners <> o.winners OR g.money <> o.money)) \
+     SELECT i.game_id FROM inserted i CROSS JOIN LATERAL \
+     (SELECT pg_notify('theboss_actions', i.game_id || ':' || i.seq::text)) n";
+
+/// PostgreSQL: a replica's write to a game goes on only while it owns the game and its lease
+/// runs; the game's row is locked against a takeover until the write commits.
+pub(super) const FENCE_GAME_POSTGRES: &str = "SELECT 1 FROM games g WHERE g.id = $1 AND g.owner = $2 \
+     AND EXISTS (SELECT 1 FROM replicas r WHERE r.id = $2 AND r.lease_until > now()) FOR SHARE OF g";
+pub(super) const NOTIFY_ACTION_POSTGRES: &str =
+    "SELECT pg_notify('theboss_actions', $1 || ':' || $2::text)";
+pub(super) const JOIN_CLUSTER: &str = "INSERT INTO replicas (id, url, started_at, lease_until) \
+     VALUES ($1, $2, $3, now() + make_interval(secs => $4)) ON CONFLICT (id) \
+     DO UPDATE SET url = excluded.url, lease_until = excluded.lease_until";
+pub(super) const RENEW_LEASE: &str =
+    "UPDATE replicas SET lease_until = now() + make_interval(secs => $2) WHERE id = $1";
+pub(super) const RELEASE_GAMES: &str =
+    "UPDATE games SET owner = NULL WHERE owner = $1 RETURNING id";
+pub(super) const OWNED_GAMES: &str =
+    "SELECT id FROM games WHERE owner = $1 AND status IN ('open', 'running') ORDER BY ord";
+pub(super) const LEAVE_CLUSTER: &str = "DELETE FROM replicas WHERE id = $1";
+pub(super) const LIVE_REPLICAS: &str =
+    "SELECT id, url FROM replicas WHERE lease_until > now() ORDER BY id";
+pub(super) const OWNERSHIP: &str = "SELECT g.status, g.owner, r.url, r.lease_until > now() \
+     FROM games g LEFT JOIN replicas r ON r.id = g.owner WHERE g.id = $1";
+pub(super) const CLAIM_GAME: &str = "UPDATE games g SET owner = $2 WHERE g.id = $1 \
+     AND g.status IN ('open', 'running') \
+     AND (g.owner IS NULL OR g.owner = $2 OR NOT EXISTS \
+     (SELECT 1 FROM replicas r WHERE r.id = g.owner AND r.lease_until > now())) \
+     AND EXISTS (SELECT 1 FROM replicas me WHERE me.id = $2 AND me.lease_until > now()) \
+     RETURNING g.id";
+pub(super) const CLAIM_ORPHANS: &str = "UPDATE games g SET owner = $1 WHERE g.id IN ( \
+     SELECT o.id FROM games o WHERE o.status IN ('open', 'running') \
+     AND (o.owner IS NULL OR NOT EXISTS \
+     (SELECT 1 FROM replicas r WHERE r.id = o.owner AND r.lease_until > now())) \
+     ORDER BY o.ord LIMIT $2 FOR UPDATE SKIP LOCKED) \
+     AND EXISTS (SELECT 1 FROM replicas me WHERE me.id = $1 AND me.lease_until > now()) \
+     RETURNING g.id";
+pub(super) const ACTIONS_AFTER: &str = "SELECT seq, player_id, idempotency_key, format, payload, at \
+     FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq";
+pub(super) const NOTIFY: &str = "SELECT pg_notify($1, $2)";
+pub(super) const TRY_ADVISORY_LOCK: &str = "SELECT pg_try_advisory_lock($1)";
+
+pub(super) const ENQUEUE_LADDER: &str = "INSERT INTO ladder_queue \
+     (id, player_id, players, duplicate, replica_id, enqueued_at) VALUES ($1, $2, $3, $4, $5, $6)";
+pub(super) const LADDER_QUEUE: &str = "SELECT q.id, p.id, p.display_name, p.is_bot, q.players, \
+     q.duplicate, q.replica_id, q.enqueued_at FROM ladder_queue q JOIN players p ON p.id = q.player_id \
+     WHERE NOT q.matched ORDER BY q.enqueued_at, q.id";
+pub(super) const MARK_LADDER_ANSWERED: &str =
+    "UPDATE ladder_queue SET matched = TRUE WHERE id = $1 AND NOT matched";
+pub(super) const INSERT_LADDER_MATCH: &str = "INSERT INTO ladder_matches \
+     (entry_id, game_id, seat, players, already_seated, series_id, series_index) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7)";
+pub(super) const LADDER_ENTRY: &str = "SELECT matched FROM ladder_queue WHERE id = $1";
+pub(super) const LADDER_MATCHES: &str = "SELECT game_id, seat, players, already_seated, series_id, \
+     series_index FROM ladder_matches WHERE entry_id = $1 ORDER BY seat, game_id";
+pub(super) const FORGET_LADDER_ENTRY: &str = "DELETE FROM ladder_queue WHERE id = $1";
+pub(super) const CANCEL_LADDER: &str =
+    "DELETE FROM ladder_queue WHERE player_id = $1 AND NOT matched";

@@ -58,6 +58,7 @@ macro_rules! sql_store {
                     .bind(game.series.as_ref().map(|s| s.id.clone()))
                     .bind(game.series.as_ref().map(|s| i64::from(s.index)))
                     .bind(i64::from(game.settings.rules().number()))
+                    .bind(self.owner_id())
                     .execute(&self.pool)
                     .await?;
                 Ok(())
@@ -109,6 +110,18 @@ macro_rules! sql_store {
                         .await;
                 }
                 let mut tx = self.pool.begin_with(<$store>::BEGIN_WRITE).await?;
+                if let (Some(fence), Some(me)) = (<$store>::FENCE_GAME, self.owner_id()) {
+                    let owned: Option<(i32,)> = sqlx::query_as(fence)
+                        .bind(game_id)
+                        .bind(me)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                    if owned.is_none() {
+                        return Err($crate::store::StoreError::NotOwner {
+                            game_id: game_id.to_string(),
+                        });
+                    }
+                }
                 let inserted = sqlx::query(queries::INSERT_ACTION)
                     .bind(game_id)
                     .bind(seq)
@@ -206,6 +219,9 @@ macro_rules! sql_store {
                         }
                     }
                 }
+                if let (Some(notify), Some(_)) = (<$store>::NOTIFY_ACTION, self.owner_id()) {
+                    sqlx::query(notify).bind(game_id).bind(seq).execute(&mut *tx).await?;
+                }
                 tx.commit().await?;
                 Ok(())
             }
@@ -232,6 +248,7 @@ macro_rules! sql_store {
                         .bind(game.series.as_ref().map(|s| s.id.clone()))
                         .bind(game.series.as_ref().map(|s| i64::from(s.index)))
                     .bind(i64::from(game.settings.rules().number()))
+                    .bind(self.owner_id())
                         .execute(&mut *tx)
                         .await?;
                     let mut seats = std::collections::BTreeMap::new();
@@ -573,6 +590,145 @@ macro_rules! sql_store {
                     .fetch_all(&self.pool)
                     .await?;
                 Ok(ids.into_iter().map(|(id,)| id).collect())
+            }
+
+            async fn enqueue_ladder(
+                &self,
+                entry: &$crate::domain::QueueEntry,
+            ) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(queries::ENQUEUE_LADDER)
+                    .bind(&entry.id)
+                    .bind(&entry.player.id)
+                    .bind(i64::from(entry.players.unwrap_or(0)))
+                    .bind(entry.duplicate)
+                    .bind(&entry.replica)
+                    .bind(entry.enqueued_at)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn ladder_queue(
+                &self,
+            ) -> Result<Vec<$crate::domain::QueueEntry>, $crate::store::StoreError> {
+                let rows: Vec<(String, String, String, bool, i64, bool, String, i64)> =
+                    sqlx::query_as(queries::LADDER_QUEUE)
+                        .fetch_all(&self.pool)
+                        .await?;
+                rows.into_iter()
+                    .map(|(id, player_id, display_name, is_bot, players, duplicate, replica, enqueued_at)| {
+                        Ok($crate::domain::QueueEntry {
+                            id,
+                            player: $crate::domain::PlayerInfo { id: player_id, display_name, is_bot },
+                            players: match players {
+                                0 => None,
+                                n => Some(u8::try_from(n).map_err(|_| rows::corrupt(format!("ladder players {n}")))?),
+                            },
+                            duplicate,
+                            replica,
+                            enqueued_at,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn answer_ladder(
+                &self,
+                answers: &[(String, Vec<$crate::domain::LadderMatch>)],
+            ) -> Result<(), $crate::store::StoreError> {
+                let mut tx = self.pool.begin_with(<$store>::BEGIN_WRITE).await?;
+                for (entry_id, matches) in answers {
+                    let marked = sqlx::query(queries::MARK_LADDER_ANSWERED)
+                        .bind(entry_id)
+                        .execute(&mut *tx)
+                        .await?;
+                    if marked.rows_affected() == 0 {
+                        continue;
+                    }
+                    for m in matches {
+                        sqlx::query(queries::INSERT_LADDER_MATCH)
+                            .bind(entry_id)
+                            .bind(&m.game_id)
+                            .bind(i64::from(m.seat))
+                            .bind(i64::from(m.players))
+                            .bind(m.already_seated)
+                            .bind(m.series.as_ref().map(|s| s.id.clone()))
+                            .bind(m.series.as_ref().map(|s| i64::from(s.index)))
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn ladder_answer(
+                &self,
+                entry_id: &str,
+            ) -> Result<Option<Vec<$crate::domain::LadderMatch>>, $crate::store::StoreError> {
+                let matched: Option<(bool,)> = sqlx::query_as(queries::LADDER_ENTRY)
+                    .bind(entry_id)
+                    .fetch_optional(&self.pool)
+                    .await?;
+                match matched {
+                    None => Ok(None),
+                    Some((false,)) => Ok(Some(Vec::new())),
+                    Some((true,)) => {
+                        let rows: Vec<(String, i64, i64, bool, Option<String>, Option<i64>)> =
+                            sqlx::query_as(queries::LADDER_MATCHES)
+                                .bind(entry_id)
+                                .fetch_all(&self.pool)
+                                .await?;
+                        rows.into_iter()
+                            .map(|(game_id, seat, players, already_seated, series_id, series_index)| {
+                                Ok($crate::domain::LadderMatch {
+                                    game_id,
+                                    seat: u8::try_from(seat).map_err(|_| rows::corrupt(format!("seat {seat}")))?,
+                                    players: u8::try_from(players).map_err(|_| rows::corrupt(format!("players {players}")))?,
+                                    already_seated,
+                                    series: match (series_id, series_index) {
+                                        (Some(id), Some(index)) => Some($crate::domain::SeriesRef {
+                                            id,
+                                            index: u8::try_from(index).map_err(|_| rows::corrupt(format!("series index {index}")))?,
+                                        }),
+                                        _ => None,
+                                    },
+                                })
+                            })
+                            .collect::<Result<Vec<_>, $crate::store::StoreError>>()
+                            .map(Some)
+                    }
+                }
+            }
+
+            async fn forget_ladder_entry(&self, entry_id: &str) -> Result<(), $crate::store::StoreError> {
+                sqlx::query(queries::FORGET_LADDER_ENTRY)
+                    .bind(entry_id)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn cancel_ladder(&self, player_id: &str) -> Result<u64, $crate::store::StoreError> {
+                let done = sqlx::query(queries::CANCEL_LADDER)
+                    .bind(player_id)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(done.rows_affected())
+            }
+
+            async fn purge_ladder(&self, alive: &[String]) -> Result<u64, $crate::store::StoreError> {
+                let mut sql = sqlx::QueryBuilder::<$db>::new("DELETE FROM ladder_queue");
+                if !alive.is_empty() {
+                    sql.push(" WHERE replica_id NOT IN (");
+                    let mut list = sql.separated(", ");
+                    for id in alive {
+                        list.push_bind(id);
+                    }
+                    sql.push(")");
+                }
+                let done = sql.build().execute(&self.pool).await?;
+                Ok(done.rows_affected())
             }
 
             async fn ladder_games_of(

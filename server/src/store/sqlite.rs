@@ -8,7 +8,7 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 use super::StoreError;
-use super::group::{Append, GroupCommit};
+use super::group::{Append, GroupCommit, Refused};
 use super::sql::sql_store;
 use super::{queries, rows};
 
@@ -42,11 +42,18 @@ impl SqliteStore {
     const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
     /// Rows need no lock of their own: a writer holds the whole database.
     const LOCK_ROW: &'static str = "";
+    /// One replica, always: no owner to check, nobody to tell.
+    const FENCE_GAME: Option<&'static str> = None;
+    const NOTIFY_ACTION: Option<&'static str> = None;
+
+    fn owner_id(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// A group of appends in one transaction: its statements are calls in this process, and its
 /// one commit is the one fsync.
-async fn write_group(pool: sqlx::SqlitePool, appends: Vec<Append>) -> Result<(), sqlx::Error> {
+async fn write_group(pool: sqlx::SqlitePool, appends: Vec<Append>) -> Result<Refused, sqlx::Error> {
     let mut tx = pool.begin_with(SqliteStore::BEGIN_WRITE).await?;
     for a in &appends {
         sqlx::query(queries::INSERT_ACTION)
@@ -67,7 +74,9 @@ async fn write_group(pool: sqlx::SqlitePool, appends: Vec<Append>) -> Result<(),
             .execute(&mut *tx)
             .await?;
     }
-    tx.commit().await
+    tx.commit().await?;
+    // One replica: every game is its own.
+    Ok(Refused::new())
 }
 
 /// How the store opens a `sqlite://path` URL: created if missing, WAL, every commit synced.

@@ -3,9 +3,11 @@
 
 #![allow(dead_code)] // each test binary uses its own part of these helpers
 
+use theboss::convert::view_to_wire;
+use theboss::v1::game_event::Kind;
 use theboss::v1::{self, watch_game_response::Message};
 use theboss_client::{Connection, Session};
-use theboss_engine::GameRng;
+use theboss_engine::{Game, GameConfig, GameRng, Viewer};
 use theboss_server::testing::TestServer;
 use tokio::task::JoinHandle;
 use tonic::Code;
@@ -180,4 +182,65 @@ pub fn assert_code(
     let status = result.expect_err("the call must fail");
     assert_eq!(status.code(), code, "{status:?}");
     status
+}
+
+/// The server's view without what the server adds on top of the engine's.
+pub fn engine_part(view: &v1::GameView) -> v1::GameView {
+    let mut view = view.clone();
+    view.game_id.clear();
+    view.status = 0;
+    view.settings = None;
+    view.seq = 0;
+    for seat in &mut view.seats {
+        seat.player = None;
+        seat.timeouts_in_a_row = 0;
+        seat.forfeited = false;
+    }
+    if let Some(legal) = view.legal.as_mut() {
+        legal.deadline = None;
+    }
+    view
+}
+
+/// Follows one viewer's updates (from the game's start, a view on each) with a local engine
+/// game, asserting that every view is exactly the engine's redaction for that viewer and
+/// that hands reach only their seat. Returns how many views were checked.
+pub fn check_redaction(
+    updates: &[&v1::GameUpdate],
+    viewer: Viewer,
+    seed: u64,
+    players: u8,
+) -> usize {
+    let mut game: Option<Game> = None;
+    let mut checked = 0;
+    for update in updates {
+        let kind = update.event.as_ref().unwrap().kind.as_ref().unwrap();
+        match kind {
+            Kind::GameStarted(_) => {
+                game = Some(Game::new(&GameConfig::new(players, seed)).unwrap());
+            }
+            Kind::TurnTaken(t) => {
+                let turn =
+                    theboss::convert::turn_from_wire(t.action.as_ref().unwrap(), "a").unwrap();
+                game.as_mut()
+                    .unwrap()
+                    .apply(t.seat as u8, &turn)
+                    .expect("the stream's turns replay");
+            }
+            Kind::HandDealt(hand) => {
+                assert_eq!(
+                    viewer,
+                    Viewer::Seat(hand.seat as u8),
+                    "a hand reached a viewer it does not belong to"
+                );
+            }
+            _ => {}
+        }
+        if let Some(game) = &game {
+            let expected = view_to_wire(&game.view(viewer));
+            assert_eq!(engine_part(update.view.as_ref().unwrap()), expected);
+            checked += 1;
+        }
+    }
+    checked
 }

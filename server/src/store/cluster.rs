@@ -1,0 +1,95 @@
+//! What replicas of one service share through PostgreSQL, and nothing else: leases on their
+//! membership, which replica owns (runs the one actor of) each unfinished game, notifications
+//! (`LISTEN`/`NOTIFY`) of committed actions and ladder changes, and one advisory lock that
+//! elects the ladder's matchmaker. Only the PostgreSQL store implements it; the embedded
+//! SQLite store is always one replica.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio::sync::mpsc;
+
+use super::{StoreError, StoredAction};
+
+/// A replica as its peers see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replica {
+    pub id: String,
+    /// Where peers forward calls to it.
+    pub url: String,
+}
+
+/// Who runs a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ownership {
+    /// A replica whose lease runs.
+    Owned(Replica),
+    /// Nobody, or a replica whose lease ran out: whoever claims it runs it.
+    Orphan,
+    /// The game is over: any replica serves it from the store.
+    Over,
+}
+
+/// What one replica tells the others.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notification {
+    /// A game's actions up to `seq` are committed.
+    Action { game_id: String, seq: u64 },
+    /// The ladder's queue changed, or a request was answered, or a ladder game ended.
+    Ladder,
+    /// A replica released its games (it is stopping): claim them now.
+    Handover,
+    /// The listener lost its connection and got it back: notifications may have been lost,
+    /// so whoever relies on them should read what it may have missed.
+    Resync,
+}
+
+/// A held leadership; dropping it gives it up.
+pub trait Leadership: Send + Sync {
+    /// Whether it is still held (its connection is alive).
+    fn is_held(&self) -> bool;
+}
+
+#[async_trait]
+pub trait ClusterStore: Send + Sync + 'static {
+    /// Joins as replica `me`: records it with a lease of `lease`, and from now on this
+    /// store's writes to a game succeed only while `me` owns it and its lease runs, and the
+    /// games it creates are its own.
+    async fn join_cluster(&self, me: &Replica, lease: Duration) -> Result<(), StoreError>;
+
+    /// Renews this replica's lease. `false` if it was removed (it had been declared dead).
+    async fn renew_lease(&self, lease: Duration) -> Result<bool, StoreError>;
+
+    /// Leaves: gives up every game it owns and its membership, and tells the others.
+    async fn leave_cluster(&self) -> Result<(), StoreError>;
+
+    /// The replicas whose leases run.
+    async fn replicas(&self) -> Result<Vec<Replica>, StoreError>;
+
+    async fn ownership(&self, game_id: &str) -> Result<Option<Ownership>, StoreError>;
+
+    /// Takes an unfinished game nobody runs (or whose owner is dead). `true` if this replica
+    /// owns it now.
+    async fn claim_game(&self, game_id: &str) -> Result<bool, StoreError>;
+
+    /// Takes up to `limit` unfinished games nobody runs; returns their ids.
+    async fn claim_orphans(&self, limit: u32) -> Result<Vec<String>, StoreError>;
+
+    /// The unfinished games this replica owns (e.g. after a restart with the same id).
+    async fn owned_games(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Gives up every game this replica owns (before it stops); returns their ids.
+    async fn release_games(&self) -> Result<Vec<String>, StoreError>;
+
+    /// A game's actions after `seq`, for a replica that follows a game another one runs.
+    async fn actions_after(&self, game_id: &str, seq: u64)
+    -> Result<Vec<StoredAction>, StoreError>;
+
+    async fn notify(&self, notification: &Notification) -> Result<(), StoreError>;
+
+    /// Starts listening; notifications arrive on the receiver until it is dropped.
+    async fn listen(&self) -> Result<mpsc::UnboundedReceiver<Notification>, StoreError>;
+
+    /// Tries to become the one holder of `role` in the service (the ladder's matchmaker).
+    async fn try_lead(&self, role: &str) -> Result<Option<Box<dyn Leadership>>, StoreError>;
+}

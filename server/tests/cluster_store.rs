@@ -1,0 +1,213 @@
+//! What replicas share through PostgreSQL: ownership and its leases (a replica writes only
+//! the games it owns while its lease runs), takeover of a dead replica's games, notifications
+//! of committed actions, the matchmaker's election, and handing games over.
+
+use std::time::Duration;
+
+use theboss_engine::{City, Turn};
+use theboss_server::domain::{GameRecord, PlayerInfo, Settings, Status, Visibility};
+use theboss_server::store::cluster::{ClusterStore, Notification, Ownership, Replica};
+use theboss_server::store::{Effects, NewPlayer, PostgresStore, Store, StoreError, StoredAction};
+use theboss_server::table::Action;
+use theboss_server::testing;
+
+fn replica(id: &str) -> Replica {
+    Replica {
+        id: id.to_string(),
+        url: format!("http://{id}.invalid:1"),
+    }
+}
+
+fn turn(seq: u64) -> StoredAction {
+    StoredAction {
+        seq,
+        action: Action::Turn {
+            seat: 0,
+            turn: Turn::play(City::Boston.cards().next().unwrap()),
+            by_timeout: false,
+        },
+        player_id: None,
+        idempotency_key: None,
+        at: 1,
+    }
+}
+
+fn running() -> Effects {
+    Effects {
+        status: Status::Running,
+        ..Effects::default()
+    }
+}
+
+/// Whether `wanted` arrives within two seconds (others before it are skipped).
+async fn heard(
+    rx: &mut tokio::sync::mpsc::UnboundedReceiver<Notification>,
+    wanted: Notification,
+) -> bool {
+    while let Some(n) = next(rx).await {
+        if n == wanted {
+            return true;
+        }
+    }
+    false
+}
+
+/// The next notification that is not a resync, within two seconds.
+async fn next(rx: &mut tokio::sync::mpsc::UnboundedReceiver<Notification>) -> Option<Notification> {
+    tokio::time::timeout(Duration::from_secs(2), async {
+        loop {
+            match rx.recv().await {
+                Some(Notification::Resync) => continue,
+                other => return other,
+            }
+        }
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+#[tokio::test]
+async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
+    let url = testing::fresh_postgres_url().await;
+    let a = PostgresStore::connect(&url).await.unwrap();
+    let b = PostgresStore::connect(&url).await.unwrap();
+    let long = Duration::from_secs(60);
+    a.join_cluster(&replica("a"), long).await.unwrap();
+    b.join_cluster(&replica("b"), long).await.unwrap();
+    let mut heard_by_a = a.listen().await.unwrap();
+    let mut heard_by_b = b.listen().await.unwrap();
+
+    let player = PlayerInfo {
+        id: "00000000-0000-4000-8000-000000000001".into(),
+        display_name: "P".into(),
+        is_bot: true,
+    };
+    a.create_player(&NewPlayer {
+        player: player.clone(),
+        token_hash: "h".into(),
+        created_at: 0,
+    })
+    .await
+    .unwrap();
+    let record = GameRecord {
+        id: "10000000-0000-4000-8000-000000000001".into(),
+        settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
+        seed: 1,
+        created_by: player.id.clone(),
+        created_at: 0,
+        ladder: false,
+        series: None,
+    };
+    // A creates the game: A runs it.
+    a.create_game(&record).await.unwrap();
+    let game = &record.id;
+    assert_eq!(
+        a.ownership(game).await.unwrap(),
+        Some(Ownership::Owned(replica("a")))
+    );
+    let join = StoredAction {
+        seq: 1,
+        action: Action::Join {
+            seat: 0,
+            player: player.clone(),
+        },
+        player_id: Some(player.id.clone()),
+        idempotency_key: None,
+        at: 1,
+    };
+    a.append_action(game, &join, &running()).await.unwrap();
+    assert_eq!(
+        next(&mut heard_by_b).await,
+        Some(Notification::Action {
+            game_id: game.clone(),
+            seq: 1
+        }),
+        "B hears of A's commit"
+    );
+    a.append_action(game, &turn(2), &running()).await.unwrap();
+    assert!(matches!(
+        next(&mut heard_by_b).await,
+        Some(Notification::Action { seq: 2, .. })
+    ));
+    // B may not write A's game, in a group or in a transaction, nor take it while A lives.
+    assert!(matches!(
+        b.append_action(game, &turn(3), &running()).await,
+        Err(StoreError::NotOwner { .. })
+    ));
+    let leave = StoredAction {
+        seq: 3,
+        action: Action::Leave { seat: 0 },
+        ..join.clone()
+    };
+    assert!(matches!(
+        b.append_action(game, &leave, &running()).await,
+        Err(StoreError::NotOwner { .. })
+    ));
+    assert!(!b.claim_game(game).await.unwrap());
+    assert!(b.claim_orphans(10).await.unwrap().is_empty());
+
+    // A's lease runs out: its own writes are refused, and B takes the game over.
+    a.renew_lease(Duration::from_millis(1)).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(a.ownership(game).await.unwrap(), Some(Ownership::Orphan));
+    assert!(matches!(
+        a.append_action(game, &turn(3), &running()).await,
+        Err(StoreError::NotOwner { .. })
+    ));
+    assert_eq!(b.claim_orphans(10).await.unwrap(), vec![game.clone()]);
+    assert_eq!(
+        b.ownership(game).await.unwrap(),
+        Some(Ownership::Owned(replica("b")))
+    );
+    b.append_action(game, &turn(3), &running()).await.unwrap();
+    let third = Notification::Action {
+        game_id: game.clone(),
+        seq: 3,
+    };
+    assert!(heard(&mut heard_by_a, third).await, "A hears of B's commit");
+    let after: Vec<u64> = a
+        .actions_after(game, 1)
+        .await
+        .unwrap()
+        .iter()
+        .map(|x| x.seq)
+        .collect();
+    assert_eq!(after, vec![2, 3]);
+    // A back alive does not get it back: B runs it.
+    a.renew_lease(long).await.unwrap();
+    assert!(!a.claim_game(game).await.unwrap());
+
+    // One matchmaker at a time; when it goes, another can be elected.
+    let lead = a
+        .try_lead("test.role")
+        .await
+        .unwrap()
+        .expect("nobody leads yet");
+    assert!(lead.is_held());
+    assert!(b.try_lead("test.role").await.unwrap().is_none());
+    drop(lead);
+    let mut elected = None;
+    for _ in 0..50 {
+        elected = b.try_lead("test.role").await.unwrap();
+        if elected.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(elected.is_some(), "B is elected once A lets go");
+
+    // B stops: it gives its games up and says so.
+    b.leave_cluster().await.unwrap();
+    assert!(heard(&mut heard_by_a, Notification::Handover).await);
+    assert_eq!(a.ownership(game).await.unwrap(), Some(Ownership::Orphan));
+    assert_eq!(a.claim_orphans(10).await.unwrap(), vec![game.clone()]);
+    let live: Vec<String> = a
+        .replicas()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(live, vec!["a".to_string()]);
+}
