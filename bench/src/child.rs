@@ -79,6 +79,23 @@ impl Child {
         Some(kib * 1024)
     }
 
+    /// The CPU time the process has used so far (user and system).
+    pub fn cpu(&self) -> Option<Duration> {
+        let pid = self.process.id()?;
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The command may hold spaces; the fields after its closing parenthesis do not.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks: u64 =
+            fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        // Linux reports CPU time in clock ticks of 1/100 s.
+        Some(Duration::from_millis(ticks * 10))
+    }
+
+    /// SIGKILL, and wait for the process to be gone.
+    pub async fn kill(mut self) {
+        let _ = self.process.kill().await;
+    }
+
     /// Waits for a log line containing `needle`; returns the line.
     pub async fn line_containing(&mut self, needle: &str, wait: Duration) -> Option<String> {
         tokio::time::timeout(wait, async {

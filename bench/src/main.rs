@@ -8,6 +8,7 @@
 mod child;
 mod latency;
 mod limits;
+mod replicas;
 mod report;
 mod restart;
 mod stats;
@@ -56,6 +57,7 @@ enum Part {
     Load,
     Streams,
     Restart,
+    Replicas,
 }
 
 #[derive(Debug, Args)]
@@ -93,6 +95,9 @@ struct RunArgs {
     /// Unfinished games in the store at the restart.
     #[arg(long, default_value_t = 10_000)]
     restart_games: usize,
+    /// Replicas' lease in the failover measurement, in seconds (the server's default).
+    #[arg(long, default_value_t = 5)]
+    lease_secs: u64,
 }
 
 impl RunArgs {
@@ -183,7 +188,7 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
             if args.runs(Part::Load) {
                 eprintln!("{backend}: {} concurrent games…", args.games);
                 let load = load::run(&LoadConfig {
-                    server: server.url.clone(),
+                    servers: vec![server.url.clone()],
                     games: args.games,
                     players: 4,
                     rounds: 1,
@@ -205,6 +210,18 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
             report.backend(backend).restart =
                 Some(restart::measure(&db.url, credentials, &ids).await?);
         }
+    }
+    if args.runs(Part::Replicas) {
+        for n in 1..=3 {
+            let db = database(Backend::Postgres, &args).await?;
+            eprintln!("replicas: {} concurrent games over {n}…", args.games);
+            report
+                .scales
+                .push(replicas::throughput(&db.url, n, args.games).await?);
+        }
+        let db = database(Backend::Postgres, &args).await?;
+        eprintln!("replicas: failover…");
+        report.failover = Some(replicas::failover(&db.url, 10, args.lease_secs).await?);
     }
     if args.runs(Part::Streams) {
         let db = database(Backend::Sqlite, &args).await?;

@@ -9,6 +9,7 @@ use theboss_bot::load::LoadReport;
 
 use crate::latency::GameLatency;
 use crate::limits::{Commits, Echo};
+use crate::replicas::{Failover, Scale};
 use crate::restart::Restart;
 use crate::stats::{Ms, P50P99, Sample, ratio};
 use crate::streams::StreamSoak;
@@ -43,6 +44,8 @@ pub struct Report {
     pub backends: Vec<(Backend, BackendReport)>,
     pub streams: Option<StreamSoak>,
     pub stream_period: Duration,
+    pub scales: Vec<Scale>,
+    pub failover: Option<Failover>,
 }
 
 impl Report {
@@ -170,6 +173,45 @@ impl fmt::Display for Report {
                     mib(restart.rss)
                 )?;
             }
+        }
+        let alone = self.scales.first().map(|s| s.cpu_per_action);
+        for scale in &self.scales {
+            let load = &scale.load;
+            let per_second = load.actions as f64 / load.elapsed.as_secs_f64().max(1e-9);
+            let sample = Sample::new(load.latencies.clone());
+            writeln!(
+                f,
+                "| {} replicas, {} concurrent 4-player games: actions/s; stream p50 / p99 | PostgreSQL | {per_second:.0}; {} | – | – |",
+                scale.replicas,
+                load.games,
+                P50P99(&sample)
+            )?;
+            writeln!(
+                f,
+                "| {} replicas: servers' CPU per action | PostgreSQL | {:.0} µs | 1 replica: {:.0} µs | {} |",
+                scale.replicas,
+                scale.cpu_per_action.as_secs_f64() * 1e6,
+                alone.unwrap_or_default().as_secs_f64() * 1e6,
+                ratio(
+                    scale.cpu_per_action.as_secs_f64(),
+                    alone.unwrap_or_default().as_secs_f64()
+                )
+            )?;
+        }
+        if let Some(failover) = &self.failover {
+            writeln!(
+                f,
+                "| failover: SIGKILL → the game's next accepted action, min / p50 / max of {} games | PostgreSQL | {} / {} / {} | lease {} | {} |",
+                10,
+                secs(failover.times.quantile(0.0)),
+                secs(failover.times.p50()),
+                secs(failover.times.max()),
+                secs(failover.lease),
+                ratio(
+                    failover.times.p50().as_secs_f64(),
+                    failover.lease.as_secs_f64()
+                )
+            )?;
         }
         if let Some(s) = &self.streams {
             writeln!(

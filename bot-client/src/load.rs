@@ -16,7 +16,10 @@ use crate::strategy::{Strategy, random::Random};
 
 #[derive(Debug, Clone)]
 pub struct LoadConfig {
-    pub server: String,
+    /// The server, or the replicas of one service: game `g` is created on replica
+    /// `g % n` and its seat `s` plays through replica `(g + s) % n`, so that with several
+    /// replicas most streams and turns cross from one to another.
+    pub servers: Vec<String>,
     /// Games played at the same time.
     pub games: usize,
     pub players: u32,
@@ -73,16 +76,23 @@ impl fmt::Display for LoadReport {
 
 /// Runs the load and reports. Failed games count as errors; the rest still report.
 pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
-    let connection = Connection::connect(&config.server).await?;
+    let mut connections = Vec::with_capacity(config.servers.len());
+    for server in &config.servers {
+        connections.push(Connection::connect(server).await?);
+    }
+    if connections.is_empty() {
+        return Err(ClientError::NoServer);
+    }
     let started = Instant::now();
     let mut set = JoinSet::new();
     for slot in 0..config.games {
-        let (connection, config) = (connection.clone(), config.clone());
+        let (connections, config) = (connections.clone(), config.clone());
         set.spawn(async move {
             let mut latencies = Vec::new();
             for round in 0..config.rounds {
                 let seed = (slot * config.rounds + round) as u64;
-                latencies.extend(one_game(&connection, config.players, seed).await?);
+                let game = one_game(&connections, slot, config.players, seed).await?;
+                latencies.extend(game);
             }
             Ok::<_, ClientError>(latencies)
         });
@@ -116,12 +126,14 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
 /// One game: registers its players, seats them, and plays random turns as fast as the
 /// streams allow. Returns each action's latency.
 async fn one_game(
-    connection: &Connection,
+    connections: &[Connection],
+    slot: usize,
     players: u32,
     seed: u64,
 ) -> Result<Vec<Duration>, ClientError> {
     let mut seats: Vec<Session> = Vec::new();
-    for i in 0..players {
+    for i in 0..players as usize {
+        let connection = &connections[(slot + i) % connections.len()];
         seats.push(
             connection
                 .register(&format!("load-{seed}-{i}"), true)

@@ -129,8 +129,15 @@ struct ArenaArgs {
 
 #[derive(Debug, Args)]
 struct LoadArgs {
-    #[arg(long, env = "THEBOSS_SERVER", default_value = "http://127.0.0.1:50051")]
-    server: String,
+    /// The server, or several replicas of one service (comma-separated): games are spread
+    /// over them and their seats play through different ones.
+    #[arg(
+        long,
+        env = "THEBOSS_SERVER",
+        default_value = "http://127.0.0.1:50051",
+        value_delimiter = ','
+    )]
+    server: Vec<String>,
     /// Concurrent games.
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -171,7 +178,7 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Load(args) => {
             let report = load::run(&LoadConfig {
-                server: args.server,
+                servers: args.server,
                 games: args.games,
                 players: args.players,
                 rounds: args.rounds,

@@ -165,9 +165,11 @@ enum Command {
     History {
         reply: oneshot::Sender<History>,
     },
-    /// The store has the game's actions up to number `action` (a follower reads them).
+    /// The store has the game's actions up to number `action` (a follower reads them),
+    /// the last one being `last` if the notification brought it.
     Poke {
         action: u64,
+        last: Option<StoredAction>,
     },
     /// Becomes the game's owner (this replica just claimed it).
     Promote {
@@ -219,8 +221,8 @@ impl GameHandle {
     }
 
     /// Tells a follower the store has new actions; never waits (a follower also polls).
-    pub fn poke(&self, action: u64) {
-        let _ = self.tx.try_send(Command::Poke { action });
+    pub fn poke(&self, action: u64, last: Option<StoredAction>) {
+        let _ = self.tx.try_send(Command::Poke { action, last });
     }
 
     /// Makes the actor the game's owner; returns once it is.
@@ -487,8 +489,15 @@ impl Actor {
                     latest: self.latest.clone(),
                 });
             }
-            Command::Poke { action } => {
-                if !self.owner() {
+            // An owner writes the log; it has nothing to read.
+            Command::Poke { .. } if self.owner() => {}
+            Command::Poke { action, last } => {
+                if let Some(last) = last.filter(|a| a.seq == self.actions.len() as u64 + 1) {
+                    // The next action, brought by its notification: no need to read it.
+                    if let Err(error) = self.replay(vec![last]) {
+                        tracing::warn!(%error, "cannot follow the game");
+                    }
+                } else {
                     self.follow(action).await;
                 }
             }

@@ -154,7 +154,9 @@ impl Cluster {
                     self.take_over(&games).await;
                 }
                 notification = notifications.recv() => match notification {
-                    Some(Notification::Action { game_id, seq }) => games.poke(&game_id, seq),
+                    Some(Notification::Action { game_id, seq, action }) => {
+                        games.poke(&game_id, seq, action.map(|a| *a));
+                    }
                     Some(Notification::Handover) => self.take_over(&games).await,
                     Some(Notification::Ladder) => {
                         let _ = self.ladder.send(());

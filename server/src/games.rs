@@ -21,7 +21,7 @@ use crate::cluster::Cluster;
 use crate::domain::GameRecord;
 use crate::error::ApiError;
 use crate::store::cluster::{Ownership, Replica};
-use crate::store::{Store, StoreError, StoredGame};
+use crate::store::{Store, StoreError, StoredAction, StoredGame};
 
 /// Games restored per bulk read.
 const RESTORE_CHUNK: usize = 500;
@@ -254,17 +254,18 @@ impl Games {
         Err(ApiError::Moved)
     }
 
-    /// Tells a game's follower here that the store has its actions up to number `action`.
-    pub fn poke(&self, id: &str, action: u64) {
+    /// Tells a game's follower here that the store has its actions up to number `seq`,
+    /// the last of them being `last` when the notification brought it.
+    pub fn poke(&self, id: &str, seq: u64, last: Option<StoredAction>) {
         if let Some(handle) = self.handle(id) {
-            handle.poke(action);
+            handle.poke(seq, last);
         }
     }
 
     /// Tells every follower here to read the store (notifications may have been lost).
     pub fn poke_all(&self) {
         for handle in self.handles() {
-            handle.poke(u64::MAX);
+            handle.poke(u64::MAX, None);
         }
     }
 

@@ -121,9 +121,10 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         next(&mut heard_by_b).await,
         Some(Notification::Action {
             game_id: game.clone(),
-            seq: 1
+            seq: 1,
+            action: Some(Box::new(join.clone())),
         }),
-        "B hears of A's commit"
+        "B hears of A's commit, the action with it"
     );
     a.append_action(game, &turn(2), &running()).await.unwrap();
     assert!(matches!(
@@ -164,6 +165,7 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
     let third = Notification::Action {
         game_id: game.clone(),
         seq: 3,
+        action: Some(Box::new(turn(3))),
     };
     assert!(heard(&mut heard_by_a, third).await, "A hears of B's commit");
     let after: Vec<u64> = a

@@ -33,8 +33,13 @@ pub enum Ownership {
 /// What one replica tells the others.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notification {
-    /// A game's actions up to `seq` are committed.
-    Action { game_id: String, seq: u64 },
+    /// A game's actions up to `seq` are committed; the last one comes along (unless it
+    /// was too large for a notification), so that a follower need not read it.
+    Action {
+        game_id: String,
+        seq: u64,
+        action: Option<Box<StoredAction>>,
+    },
     /// The ladder's queue changed, or a request was answered, or a ladder game ended.
     Ladder,
     /// A replica released its games (it is stopping): claim them now.

@@ -192,13 +192,31 @@ impl Leadership for PgLeadership {
     }
 }
 
+/// A committed action as the statements that commit it notify it (`json_build_object`).
+#[derive(serde::Deserialize)]
+struct Committed {
+    g: String,
+    s: i64,
+    p: Option<String>,
+    k: Option<String>,
+    f: i32,
+    t: i64,
+    /// Absent when too large for a notification.
+    a: Option<String>,
+}
+
 fn parse_notification(channel: &str, payload: &str) -> Option<Notification> {
     match channel {
         ACTIONS_CHANNEL => {
-            let (game_id, seq) = payload.rsplit_once(':')?;
+            let c: Committed = serde_json::from_str(payload).ok()?;
+            let action = c.a.and_then(|a| {
+                let row = (c.s, c.p, c.k, c.f, a, c.t);
+                rows::action_from_row(&c.g, row).ok().map(Box::new)
+            });
             Some(Notification::Action {
-                game_id: game_id.to_string(),
-                seq: seq.parse().ok()?,
+                seq: u64::try_from(c.s).ok()?,
+                game_id: c.g,
+                action,
             })
         }
         LADDER_CHANNEL => Some(Notification::Ladder),
@@ -329,7 +347,8 @@ impl ClusterStore for PostgresStore {
 
     async fn notify(&self, notification: &Notification) -> Result<(), StoreError> {
         let (channel, payload) = match notification {
-            Notification::Action { game_id, seq } => (ACTIONS_CHANNEL, format!("{game_id}:{seq}")),
+            // Commits notify themselves, in the committing statement.
+            Notification::Action { .. } => return Ok(()),
             Notification::Ladder => (LADDER_CHANNEL, String::new()),
             Notification::Handover => (CLUSTER_CHANNEL, "handover".to_string()),
             Notification::Resync => return Ok(()),

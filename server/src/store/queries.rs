@@ -73,19 +73,23 @@ pub(super) const APPEND_GROUP_POSTGRES: &str = "WITH input AS ( \
      (SELECT 1 FROM replicas r WHERE r.id = $11 AND r.lease_until > now())) FOR SHARE OF g), \
      inserted AS (INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at) \
      SELECT game_id, seq, player_id, idempotency_key, format, payload, at FROM owned \
-     RETURNING game_id, seq), \
+     RETURNING game_id, seq, player_id, idempotency_key, format, payload, at), \
      updated AS (UPDATE games AS g SET status = o.status, winners = o.winners, money = o.money \
      FROM owned o WHERE g.id = o.game_id \
      AND (g.status <> o.status OR g.winners <> o.winners OR g.money <> o.money)) \
      SELECT i.game_id FROM inserted i CROSS JOIN LATERAL \
-     (SELECT pg_notify('theboss_actions', i.game_id || ':' || i.seq::text)) n";
+     (SELECT pg_notify('theboss_actions', json_build_object('g', i.game_id, 's', i.seq, \
+     'p', i.player_id, 'k', i.idempotency_key, 'f', i.format, 't', i.at, \
+     'a', CASE WHEN length(i.payload) < 6000 THEN i.payload END)::text)) n";
 
 /// PostgreSQL: a replica's write to a game goes on only while it owns the game and its lease
 /// runs; the game's row is locked against a takeover until the write commits.
 pub(super) const FENCE_GAME_POSTGRES: &str = "SELECT 1 FROM games g WHERE g.id = $1 AND g.owner = $2 \
      AND EXISTS (SELECT 1 FROM replicas r WHERE r.id = $2 AND r.lease_until > now()) FOR SHARE OF g";
-pub(super) const NOTIFY_ACTION_POSTGRES: &str =
-    "SELECT pg_notify('theboss_actions', $1 || ':' || $2::text)";
+/// The notification of one committed action, as the group statement sends it.
+pub(super) const NOTIFY_ACTION_POSTGRES: &str = "SELECT pg_notify('theboss_actions', \
+     json_build_object('g', $1::text, 's', $2::bigint, 'p', $3::text, 'k', $4::text, \
+     'f', $5::int, 't', $7::bigint, 'a', CASE WHEN length($6::text) < 6000 THEN $6::text END)::text)";
 pub(super) const JOIN_CLUSTER: &str = "INSERT INTO replicas (id, url, started_at, lease_until) \
      VALUES ($1, $2, $3, now() + make_interval(secs => $4)) ON CONFLICT (id) \
      DO UPDATE SET url = excluded.url, lease_until = excluded.lease_until";

@@ -220,7 +220,16 @@ macro_rules! sql_store {
                     }
                 }
                 if let (Some(notify), Some(_)) = (<$store>::NOTIFY_ACTION, self.owner_id()) {
-                    sqlx::query(notify).bind(game_id).bind(seq).execute(&mut *tx).await?;
+                    sqlx::query(notify)
+                        .bind(game_id)
+                        .bind(seq)
+                        .bind(&action.player_id)
+                        .bind(&action.idempotency_key)
+                        .bind(format)
+                        .bind(&payload)
+                        .bind(action.at)
+                        .execute(&mut *tx)
+                        .await?;
                 }
                 tx.commit().await?;
                 Ok(())
