@@ -271,7 +271,13 @@ impl GameHandle {
     }
 
     pub async fn submit(&self, submit: Submit) -> Result<Committed, ApiError> {
-        self.ask(|reply| Command::Submit { submit, reply }).await?
+        let asked = Instant::now();
+        let committed = self
+            .ask(|reply| Command::Submit { submit, reply })
+            .await??;
+        // The actor answers right after it broadcast the action.
+        crate::metrics::action_broadcast(asked.elapsed());
+        Ok(committed)
     }
 
     pub async fn latest(&self) -> Result<Arc<Batch>, ApiError> {
@@ -420,8 +426,22 @@ impl Actor {
         *self.role.borrow() == Role::Owner
     }
 
+    fn set_role(&self, role: Role) {
+        let was_owner = self.owner();
+        self.role.send_replace(role);
+        match (was_owner, self.owner()) {
+            (false, true) => crate::metrics::games_owned(1.0),
+            (true, false) => crate::metrics::games_owned(-1.0),
+            _ => {}
+        }
+    }
+
     async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
         tracing::debug!(seq = self.seq(), role = ?*self.role.borrow(), "game loaded");
+        crate::metrics::game_actors(1.0);
+        if self.owner() {
+            crate::metrics::games_owned(1.0);
+        }
         let mut idle_since = Instant::now();
         loop {
             let owner = self.owner();
@@ -459,6 +479,10 @@ impl Actor {
             }
         }
         tracing::debug!("game unloaded");
+        crate::metrics::game_actors(-1.0);
+        if self.owner() {
+            crate::metrics::games_owned(-1.0);
+        }
     }
 
     async fn handle(&mut self, command: Command) {
@@ -506,14 +530,14 @@ impl Actor {
                     // Everything the last owner committed first: its writes end where ours
                     // begin.
                     self.catch_up().await;
-                    self.role.send_replace(Role::Owner);
+                    self.set_role(Role::Owner);
                     tracing::info!(seq = self.seq(), "runs the game now");
                 }
                 let _ = reply.send(());
             }
             Command::Demote { reply } => {
                 if self.owner() {
-                    self.role.send_replace(Role::Follower);
+                    self.set_role(Role::Follower);
                     tracing::info!(seq = self.seq(), "gave the game up");
                 }
                 let _ = reply.send(());
@@ -735,7 +759,7 @@ impl Actor {
                 StoreError::NotOwner { .. } => {
                     // Another replica runs the game now (this one's lease ran out, or it
                     // gave the game up): follow it, and send the caller there.
-                    self.role.send_replace(Role::Follower);
+                    self.set_role(Role::Follower);
                     tracing::warn!("another replica runs the game now");
                     return Err(ApiError::Moved);
                 }
@@ -743,6 +767,16 @@ impl Actor {
             }
             return Err(error.into());
         }
+        let timed_out = matches!(
+            stored.action,
+            Action::Turn {
+                by_timeout: true,
+                ..
+            }
+        );
+        let was_forfeited = self.latest().state.forfeited.iter().filter(|f| **f).count();
+        let forfeited = next.forfeited.iter().filter(|f| **f).count();
+        crate::metrics::action_committed(timed_out, forfeited.saturating_sub(was_forfeited));
         Ok(self.push(stored, events, next))
     }
 

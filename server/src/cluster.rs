@@ -63,6 +63,7 @@ impl Cluster {
             url: options.url,
         };
         store.join_cluster(&me, options.lease).await?;
+        crate::metrics::lease_held(true);
         tracing::info!(replica = %me.id, url = %me.url, lease = ?options.lease, "joined the service");
         Ok(Arc::new(Cluster {
             store,
@@ -137,7 +138,10 @@ impl Cluster {
                 } => return,
                 _ = tick.tick() => {
                     match self.store.renew_lease(self.lease).await {
-                        Ok(true) => renewed = Instant::now(),
+                        Ok(true) => {
+                            renewed = Instant::now();
+                            crate::metrics::lease_held(true);
+                        }
                         Ok(false) => {
                             tracing::error!("this replica's membership is gone; joining again");
                             if let Err(error) = self.store.join_cluster(&self.me, self.lease).await {
@@ -147,6 +151,7 @@ impl Cluster {
                         Err(error) => tracing::warn!(%error, "cannot renew the lease"),
                     }
                     if renewed.elapsed() > self.lease {
+                        crate::metrics::lease_held(false);
                         // Others may have taken our games: writing them would be refused.
                         games.demote_all().await;
                         continue;
@@ -181,6 +186,7 @@ impl Cluster {
                 Ok(ids) if ids.is_empty() => return,
                 Ok(ids) => {
                     tracing::info!(games = ids.len(), "taking games over");
+                    crate::metrics::games_taken_over(ids.len());
                     games.adopt(&ids).await;
                     if ids.len() < CLAIM_BATCH as usize {
                         return;
@@ -198,6 +204,7 @@ impl Cluster {
     /// others, which take them over.
     pub async fn hand_over(&self, games: &Games) {
         games.demote_all().await;
+        crate::metrics::lease_held(false);
         match self.store.leave_cluster().await {
             Ok(()) => tracing::info!("handed every game over"),
             Err(error) => {

@@ -76,6 +76,9 @@ pub struct Config {
     /// games before the others take them over.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=600))]
     pub lease_secs: u64,
+    /// Serve Prometheus metrics at `http://ADDR/metrics` (off unless given).
+    #[arg(long, env = "THEBOSS_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
     /// Log filter, in `tracing_subscriber::EnvFilter` syntax (e.g. `info,theboss_server=debug`).
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,

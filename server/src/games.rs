@@ -245,6 +245,7 @@ impl Games {
                 Some(Ownership::Orphan) => {
                     if cluster.store.claim_game(id).await? {
                         tracing::info!(game = %id, "claimed a game nobody ran");
+                        crate::metrics::games_taken_over(1);
                         self.adopt(&[id.to_string()]).await;
                         return Ok(Route::Local(self.get(id).await?));
                     }

@@ -397,6 +397,7 @@ impl Matchmaker {
                 })
             };
             let Some((n, picked)) = fresh.or_else(rematch) else {
+                crate::metrics::ladder_queue(queue.len());
                 return Ok(());
             };
             let group: Vec<QueueEntry> = picked.iter().map(|&i| queue[i].clone()).collect();
@@ -478,6 +479,7 @@ impl Matchmaker {
         };
         let game_id = record.id.clone();
         let handle = self.games.create(record).await?;
+        crate::metrics::ladder_game_formed(n);
         for (seat, player) in seated.iter().enumerate() {
             handle.join(player.clone(), Some(seat as Seat)).await?;
         }

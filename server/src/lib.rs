@@ -19,6 +19,7 @@ pub mod error;
 pub mod games;
 pub mod ladder;
 pub mod ladder_service;
+pub mod metrics;
 pub mod rating;
 pub mod service;
 pub mod shutdown;
@@ -62,6 +63,8 @@ pub enum ServerError {
         addr: std::net::SocketAddr,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    Metrics(#[from] metrics::MetricsError),
     #[error("cannot join the service: {0}")]
     Cluster(StoreError),
     #[error(
@@ -114,7 +117,17 @@ pub async fn serve(config: &Config, shutdown: impl Future<Output = ()>) -> Resul
         store,
         cluster: shared.map(|shared| (shared, config.cluster_options())),
     };
-    run(listener, storage, config.options(), shutdown).await
+    // The endpoint outlives the gRPC server's drain by a moment: it ends when `run` returns.
+    let (metrics_stop, metrics_stopped) = tokio::sync::oneshot::channel::<()>();
+    if let Some(addr) = config.metrics_listen {
+        metrics::start(addr, async move {
+            let _ = metrics_stopped.await;
+        })
+        .await?;
+    }
+    let served = run(listener, storage, config.options(), shutdown).await;
+    let _ = metrics_stop.send(());
+    served
 }
 
 /// Tunables of a running server.
@@ -233,6 +246,7 @@ pub async fn run(
         let _ = stop.send(true);
     };
     Server::builder()
+        .layer(metrics::RpcMetricsLayer)
         .add_service(health)
         .add_service(reflection)
         .add_service(GameServiceServer::new(service))

@@ -47,6 +47,7 @@ pub fn spawn(
                 views,
             };
             tracing::debug!("watching");
+            crate::metrics::watch_streams(1.0);
             match watcher
                 .run(game, subscription, after_seq, keep_alive, stopping)
                 .await
@@ -54,6 +55,7 @@ pub fn spawn(
                 Ok(()) => tracing::debug!(seq = watcher.last_seq, "stream ended"),
                 Err(Closed) => tracing::debug!(seq = watcher.last_seq, "watcher went away"),
             }
+            crate::metrics::watch_streams(-1.0);
         }
         .instrument(span),
     );
@@ -149,6 +151,7 @@ impl Watcher {
                         }
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => {
+                        crate::metrics::watch_lagged();
                         match game.watch(Some(self.last_seq)).await {
                             Ok(again) => {
                                 live = again.live;
