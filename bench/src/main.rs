@@ -11,6 +11,7 @@ mod limits;
 mod replicas;
 mod report;
 mod restart;
+mod soak;
 mod stats;
 mod streams;
 
@@ -43,6 +44,10 @@ enum Command {
     /// Runs the game server (what `theboss-server` runs); used by the benchmark itself.
     #[command(hide = true)]
     Serve(theboss_server::Config),
+    /// The soak: a ladder of bots of every strategy and rounds of load-generator games
+    /// against one server on PostgreSQL, sampled every period; fails on any error or on
+    /// memory that keeps growing.
+    Soak(SoakArgs),
     /// Runs a bare tonic server (health checks only); used by the benchmark itself.
     #[command(hide = true)]
     Echo {
@@ -100,6 +105,32 @@ struct RunArgs {
     lease_secs: u64,
 }
 
+#[derive(Debug, Args)]
+struct SoakArgs {
+    /// The PostgreSQL database to run in (in a fresh schema).
+    #[arg(
+        long,
+        env = "DATABASE_URL_TEST",
+        default_value = "postgres://postgres@127.0.0.1:5432/test"
+    )]
+    postgres_url: String,
+    /// How long, in minutes.
+    #[arg(long, default_value_t = 30)]
+    minutes: u64,
+    /// Seconds between samples.
+    #[arg(long, default_value_t = 60)]
+    period_secs: u64,
+    /// Ladder bots of each strategy (random, heuristic, ismcts).
+    #[arg(long, default_value_t = 2)]
+    bots: usize,
+    /// Concurrent 4-player games in each round of the load generator.
+    #[arg(long, default_value_t = 10)]
+    load_games: usize,
+    /// Milliseconds between load rounds.
+    #[arg(long, default_value_t = 1000)]
+    load_pause_ms: u64,
+}
+
 impl RunArgs {
     fn runs(&self, part: Part) -> bool {
         self.only.is_empty() || self.only.contains(&part)
@@ -126,6 +157,7 @@ async fn main() -> anyhow::Result<()> {
                 .init();
             limits::serve_echo(listen).await
         }
+        Some(Command::Soak(args)) => soak(args).await,
         None => run(cli.run).await,
     }
 }
@@ -161,6 +193,35 @@ async fn server(url: &str, extra: &[&str]) -> anyhow::Result<child::Child> {
         .to_vec();
     args.extend(extra.iter().map(|s| s.to_string()));
     child::spawn(&args, Duration::from_secs(600)).await
+}
+
+async fn soak(args: SoakArgs) -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(EnvFilter::new("warn"))
+        .with_writer(std::io::stderr)
+        .init();
+    let url = PostgresStore::fresh_schema(&args.postgres_url, "theboss_soak_")
+        .await
+        .with_context(|| "PostgreSQL at --postgres-url (or DATABASE_URL_TEST)")?;
+    let soak = soak::run(
+        &url,
+        &soak::SoakOptions {
+            duration: Duration::from_secs(args.minutes * 60),
+            period: Duration::from_secs(args.period_secs),
+            bots: args.bots,
+            load_games: args.load_games,
+            load_pause: Duration::from_millis(args.load_pause_ms),
+        },
+    )
+    .await?;
+    println!("{soak}");
+    if !soak.errors.is_empty() {
+        anyhow::bail!("the soak saw errors");
+    }
+    if soak.memory_grows() {
+        anyhow::bail!("the server's memory kept growing");
+    }
+    Ok(())
 }
 
 async fn run(args: RunArgs) -> anyhow::Result<()> {

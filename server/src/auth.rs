@@ -2,8 +2,7 @@
 //! header back into a player. Only SHA-256 hashes of tokens are stored, so a leaked database
 //! does not leak credentials; known tokens are cached in memory.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 use tonic::metadata::MetadataMap;
@@ -55,35 +54,36 @@ pub fn bearer(metadata: &MetadataMap) -> Result<&str, ApiError> {
         ))
 }
 
-/// Resolves tokens to players through the store, remembering the answers.
+/// Tokens remembered at most: every player who ever registered must not stay in memory
+/// (a ladder or a load generator registers players without end).
+const KNOWN_TOKENS: usize = 100_000;
+
+/// Resolves tokens to players through the store, remembering the recent answers.
 #[derive(Clone)]
 pub struct Authenticator {
     store: Arc<dyn Store>,
-    known: Arc<Mutex<HashMap<String, PlayerInfo>>>,
+    known: Arc<quick_cache::sync::Cache<String, PlayerInfo>>,
 }
 
 impl Authenticator {
     pub fn new(store: Arc<dyn Store>) -> Authenticator {
         Authenticator {
             store,
-            known: Arc::default(),
+            known: Arc::new(quick_cache::sync::Cache::new(KNOWN_TOKENS)),
         }
     }
 
     pub async fn player(&self, metadata: &MetadataMap) -> Result<PlayerInfo, ApiError> {
         let hash = token_hash(bearer(metadata)?);
-        if let Some(player) = self.known.lock().expect("not poisoned").get(&hash) {
-            return Ok(player.clone());
+        if let Some(player) = self.known.get(&hash) {
+            return Ok(player);
         }
         let player = self
             .store
             .player_by_token_hash(&hash)
             .await?
             .ok_or(ApiError::Unauthenticated("unknown API token"))?;
-        self.known
-            .lock()
-            .expect("not poisoned")
-            .insert(hash, player.clone());
+        self.known.insert(hash, player.clone());
         Ok(player)
     }
 }

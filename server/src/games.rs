@@ -11,6 +11,7 @@
 //! it; [`Games::route`] says where a game's writes go.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -25,6 +26,10 @@ use crate::store::{Store, StoreError, StoredAction, StoredGame};
 
 /// Games restored per bulk read.
 const RESTORE_CHUNK: usize = 500;
+
+/// The directory is swept of stopped games' slots once it holds this many, and then each
+/// time it has doubled since the last sweep.
+const SWEEP_MIN: usize = 1024;
 
 /// One game's place in the directory: empty until its actor is started.
 type Slot = Arc<OnceCell<GameHandle>>;
@@ -42,6 +47,8 @@ pub struct Games {
     cluster: Option<Arc<Cluster>>,
     /// Held only to look a slot up or replace it, never across an await.
     live: Mutex<HashMap<String, Slot>>,
+    /// The size of `live` at which it is next swept.
+    sweep_at: AtomicUsize,
 }
 
 impl Games {
@@ -61,6 +68,7 @@ impl Games {
             },
             cluster,
             live: Mutex::default(),
+            sweep_at: AtomicUsize::new(SWEEP_MIN),
         }
     }
 
@@ -73,12 +81,27 @@ impl Games {
     }
 
     fn slot(&self, id: &str) -> Slot {
-        self.live
-            .lock()
-            .expect("not poisoned")
-            .entry(id.to_string())
-            .or_default()
-            .clone()
+        let mut live = self.live.lock().expect("not poisoned");
+        self.sweep(&mut live);
+        live.entry(id.to_string()).or_default().clone()
+    }
+
+    /// Drops the slots of games whose actors stopped (finished games unloaded once nobody
+    /// watched them), or the directory would keep one for every game ever played here.
+    /// Only when it has doubled since the last sweep: amortised O(1) a game.
+    fn sweep(&self, live: &mut HashMap<String, Slot>) {
+        if live.len() < self.sweep_at.load(Ordering::Relaxed) {
+            return;
+        }
+        // A slot still loading has no handle yet, and stays.
+        live.retain(|_, slot| slot.get().is_none_or(|h| !h.is_closed()));
+        self.sweep_at
+            .store((live.len() * 2).max(SWEEP_MIN), Ordering::Relaxed);
+    }
+
+    /// Games in the directory (live, loading, or stopped and not swept yet).
+    pub fn directory_len(&self) -> usize {
+        self.live.lock().expect("not poisoned").len()
     }
 
     /// The live actor of a game, if any.
@@ -199,7 +222,9 @@ impl Games {
             Role::Owner,
         )?;
         let slot: Slot = Arc::new(OnceCell::new_with(Some(handle.clone())));
-        self.live.lock().expect("not poisoned").insert(id, slot);
+        let mut live = self.live.lock().expect("not poisoned");
+        self.sweep(&mut live);
+        live.insert(id, slot);
         Ok(handle)
     }
 
@@ -290,5 +315,60 @@ impl Games {
         let handle = actor::spawn(stored, self.context.clone(), role)
             .inspect_err(|error| tracing::error!(game = %id, %error, "cannot replay a game"))?;
         Ok(handle)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::actor::fixtures;
+    use crate::domain::{Settings, Visibility, now_micros};
+
+    #[tokio::test]
+    async fn the_directory_forgets_games_whose_actors_stopped() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let players = fixtures::two_players(&*store).await;
+        let options = ActorOptions {
+            // Nobody plays: every seat forfeits within milliseconds and the game is aborted;
+            // then, unwatched, its actor stops at once.
+            clock_second: Duration::from_millis(1),
+            idle_unload: Duration::from_millis(1),
+            ..ActorOptions::default()
+        };
+        let games = Games::new(store, options, None, None);
+        games.sweep_at.store(3, Ordering::Relaxed);
+        let mut handles = Vec::new();
+        for g in 0..3 {
+            let record = GameRecord {
+                id: format!("g{g}"),
+                settings: Settings::new(2, vec![], 1, Visibility::Public).unwrap(),
+                seed: g,
+                created_by: "p0".into(),
+                created_at: now_micros(),
+                ladder: false,
+                series: None,
+            };
+            let handle = games.create(record).await.unwrap();
+            for (seat, p) in players.iter().enumerate() {
+                handle.join(p.clone(), Some(seat as u8)).await.unwrap();
+            }
+            handles.push(handle);
+        }
+        tokio::time::timeout(Duration::from_secs(10), async {
+            while !handles.iter().all(GameHandle::is_closed) {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .expect("the abandoned games end and their actors stop");
+        assert_eq!(games.directory_len(), 3, "not swept before it is due");
+        // The next game looked up sweeps the three stopped ones away.
+        let _ = games.get("unknown").await;
+        assert_eq!(games.directory_len(), 0);
+        // A stopped game is loaded again when asked for.
+        let again = games.get("g0").await.unwrap();
+        assert!(again.latest().await.unwrap().state.status.is_over());
     }
 }

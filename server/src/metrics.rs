@@ -116,7 +116,8 @@ pub async fn start(
             tracing::error!(%error, "the metrics endpoint failed");
         }
     });
-    tracing::info!(addr = %local, "metrics at /metrics");
+    // Not `addr`: that field names where the gRPC service listens.
+    tracing::info!(endpoint = %format!("http://{local}/metrics"), "metrics");
     Ok(local)
 }
 
@@ -256,6 +257,24 @@ pub async fn store_call<T, E>(
         counter!(STORE_ERRORS, "op" => op).increment(1);
     }
     result
+}
+
+/// The sum of the samples of `name` in a Prometheus text `scrape` whose labels include
+/// `labels` (for tests and the soak, which read the endpoint back).
+pub fn sample_value(scrape: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
+    scrape
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| {
+            let (series, value) = line.rsplit_once(' ')?;
+            let (metric, rest) = series.split_once('{').unwrap_or((series, ""));
+            let wanted = metric == name
+                && labels
+                    .iter()
+                    .all(|(k, v)| rest.contains(&format!("{k}=\"{v}\"")));
+            wanted.then(|| value.parse::<f64>().ok()).flatten()
+        })
+        .sum()
 }
 
 /// The tower layer that counts every RPC by method and status code and times it.
@@ -435,6 +454,22 @@ mod tests {
         let call = Call::new("/theboss.v1.GameService/SubmitAction");
         assert_eq!(call.service, "theboss.v1.GameService");
         assert_eq!(call.method, "SubmitAction");
+    }
+
+    #[test]
+    fn samples_are_summed_over_the_series_that_match() {
+        let scrape = "# HELP x_total X\n\
+                      x_total{method=\"A\",code=\"OK\"} 3\n\
+                      x_total{method=\"A\",code=\"ABORTED\"} 1\n\
+                      x_total{method=\"B\",code=\"OK\"} 5\n\
+                      x_totally 7\n";
+        assert_eq!(sample_value(scrape, "x_total", &[]), 9.0);
+        assert_eq!(sample_value(scrape, "x_total", &[("code", "OK")]), 8.0);
+        assert_eq!(
+            sample_value(scrape, "x_total", &[("method", "A"), ("code", "OK")]),
+            3.0
+        );
+        assert_eq!(sample_value(scrape, "missing", &[]), 0.0);
     }
 
     #[test]

@@ -7,40 +7,13 @@ use std::time::Duration;
 
 use common::*;
 use theboss_engine::GameRng;
-use theboss_server::testing::TestServer;
+use theboss_server::metrics::sample_value as value;
+use theboss_server::testing::{TestServer, scrape_metrics};
 use theboss_server::{ActorOptions, Options};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tonic::Code;
 
-/// `GET /metrics`, the body as text.
 async fn scrape(addr: std::net::SocketAddr) -> String {
-    let mut socket = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    socket
-        .write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        .await
-        .expect("send");
-    let mut response = String::new();
-    socket.read_to_string(&mut response).await.expect("read");
-    let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    assert!(head.contains("text/plain; version=0.0.4"), "{head}");
-    body.to_string()
-}
-
-/// The sum of the samples of `name` whose labels include `labels`.
-fn value(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
-    text.lines()
-        .filter(|line| !line.starts_with('#'))
-        .filter_map(|line| {
-            let (series, value) = line.rsplit_once(' ')?;
-            let (metric, rest) = series.split_once('{').unwrap_or((series, ""));
-            let wanted = metric == name
-                && labels
-                    .iter()
-                    .all(|(k, v)| rest.contains(&format!("{k}=\"{v}\"")));
-            wanted.then(|| value.parse::<f64>().ok()).flatten()
-        })
-        .sum()
+    scrape_metrics(addr).await.expect("a Prometheus scrape")
 }
 
 #[tokio::test]
