@@ -229,10 +229,15 @@ pub async fn run(
     health_reporter
         .set_serving::<LadderServiceServer<ladder_service::Service>>()
         .await;
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(theboss::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
+    // Both versions of reflection: grpcurl and newer tools speak v1; Python's grpcio
+    // reflection client, several GUI clients and older grpcurl speak only v1alpha.
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(theboss::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+    };
+    let reflection_v1 = reflection().build_v1()?;
+    let reflection_v1alpha = reflection().build_v1alpha()?;
     tracing::info!(%addr, unfinished, "serving");
     let shutdown = async move {
         shutdown.await;
@@ -248,7 +253,8 @@ pub async fn run(
     Server::builder()
         .layer(metrics::RpcMetricsLayer)
         .add_service(health)
-        .add_service(reflection)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
         .add_service(GameServiceServer::new(service))
         .add_service(LadderServiceServer::new(ladder_service))
         .serve_with_incoming_shutdown(incoming(listener), shutdown)

@@ -473,6 +473,59 @@ async fn health_and_reflection_are_served() {
             tonic_health::pb::health_check_response::ServingStatus::Serving as i32
         );
     }
+    // Reflection in both versions tools speak: each lists the game service.
+    use tonic_reflection::pb::{v1, v1alpha};
+    let request = v1::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(v1::server_reflection_request::MessageRequest::ListServices(
+            String::new(),
+        )),
+    };
+    let answer = v1::server_reflection_client::ServerReflectionClient::new(server.channel().await)
+        .server_reflection_info(tokio_stream::iter([request]))
+        .await
+        .expect("reflection v1")
+        .into_inner()
+        .message()
+        .await
+        .unwrap()
+        .and_then(|r| r.message_response);
+    let Some(v1::server_reflection_response::MessageResponse::ListServicesResponse(list)) = answer
+    else {
+        panic!("v1 lists services: {answer:?}");
+    };
+    assert!(
+        list.service
+            .iter()
+            .any(|s| s.name == "theboss.v1.GameService")
+    );
+    let request = v1alpha::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(
+            v1alpha::server_reflection_request::MessageRequest::ListServices(String::new()),
+        ),
+    };
+    let answer =
+        v1alpha::server_reflection_client::ServerReflectionClient::new(server.channel().await)
+            .server_reflection_info(tokio_stream::iter([request]))
+            .await
+            .expect("reflection v1alpha")
+            .into_inner()
+            .message()
+            .await
+            .unwrap()
+            .and_then(|r| r.message_response);
+    let Some(v1alpha::server_reflection_response::MessageResponse::ListServicesResponse(list)) =
+        answer
+    else {
+        panic!("v1alpha lists services: {answer:?}");
+    };
+    assert!(
+        list.service
+            .iter()
+            .any(|s| s.name == "theboss.v1.GameService")
+    );
+
     let addr = server.addr;
     server.stop().await;
     assert!(
