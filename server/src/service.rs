@@ -22,7 +22,6 @@ use crate::store::{GameQuery, NewPlayer, Store};
 use crate::watch::{self, WatchItem};
 use crate::wire;
 
-const MAX_NAME_CHARS: usize = 32;
 const MAX_IDEMPOTENCY_KEY_BYTES: usize = 128;
 
 pub struct Service {
@@ -130,21 +129,7 @@ fn checked_game_id(game_id: &str) -> Result<&str, ApiError> {
 }
 
 fn checked_name(name: &str) -> Result<String, ApiError> {
-    let name = name.trim();
-    let chars = name.chars().count();
-    if chars == 0 || chars > MAX_NAME_CHARS {
-        return Err(ApiError::invalid(
-            "display_name",
-            format!("1 to {MAX_NAME_CHARS} characters"),
-        ));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(ApiError::invalid(
-            "display_name",
-            "control characters are not allowed",
-        ));
-    }
-    Ok(name.to_string())
+    crate::domain::display_name(name).map_err(|e| ApiError::invalid("display_name", e.to_string()))
 }
 
 fn random_seed() -> u64 {

@@ -47,6 +47,26 @@ async fn credentials_are_required_and_checked() {
         Code::InvalidArgument,
     );
     assert_eq!(field(&status), "display_name");
+    // Invisible and direction-changing characters a client author found accepted: each
+    // refused, naming the character.
+    for (name, code) in [
+        ("Al\u{0085}ice", "U+0085"),
+        ("\u{202E}ecilA", "U+202E"),
+        ("Ali\u{200B}ce", "U+200B"),
+        ("\u{2066}Alice", "U+2066"),
+    ] {
+        let status = assert_code(
+            client
+                .register(v1::RegisterRequest {
+                    display_name: name.into(),
+                    is_bot: false,
+                })
+                .await,
+            Code::InvalidArgument,
+        );
+        assert_eq!(field(&status), "display_name");
+        assert!(status.message().contains(code), "{status:?}");
+    }
     let long = "x".repeat(33);
     assert_code(
         client
