@@ -451,9 +451,15 @@ impl Actor {
             }
             let deadline = self.latest().deadline.filter(|_| owner).map(instant_of);
             // A finished game, or one another replica runs, is let go when nobody watches.
-            let unload_at = ((self.latest().state.status.is_over() || !owner)
-                && self.updates.receiver_count() == 0)
-                .then(|| idle_since + self.options.idle_unload);
+            // While someone does, look again later: the last watcher leaving sends no
+            // command, and nothing else may ever wake a finished game.
+            let unload_at = (self.latest().state.status.is_over() || !owner).then(|| {
+                if self.updates.receiver_count() == 0 {
+                    idle_since + self.options.idle_unload
+                } else {
+                    Instant::now() + self.options.idle_unload
+                }
+            });
             // A follower with watchers also reads the store now and then, for actions whose
             // notification was lost.
             let poll_at = (!owner

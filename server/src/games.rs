@@ -324,38 +324,37 @@ mod tests {
 
     use super::*;
     use crate::actor::fixtures;
-    use crate::domain::{Settings, Visibility, now_micros};
+    use crate::domain::{PlayerInfo, Settings, Visibility, now_micros};
 
-    #[tokio::test]
-    async fn the_directory_forgets_games_whose_actors_stopped() {
-        let (store, _dir) = crate::testing::sqlite_store().await;
-        let players = fixtures::two_players(&*store).await;
-        let options = ActorOptions {
-            // Nobody plays: every seat forfeits within milliseconds and the game is aborted;
-            // then, unwatched, its actor stops at once.
+    /// Nobody plays: every seat forfeits within milliseconds and the game is aborted; then,
+    /// unwatched, its actor stops at once.
+    fn abandoned() -> ActorOptions {
+        ActorOptions {
             clock_second: Duration::from_millis(1),
             idle_unload: Duration::from_millis(1),
             ..ActorOptions::default()
-        };
-        let games = Games::new(store, options, None, None);
-        games.sweep_at.store(3, Ordering::Relaxed);
-        let mut handles = Vec::new();
-        for g in 0..3 {
-            let record = GameRecord {
-                id: format!("g{g}"),
-                settings: Settings::new(2, vec![], 1, Visibility::Public).unwrap(),
-                seed: g,
-                created_by: "p0".into(),
-                created_at: now_micros(),
-                ladder: false,
-                series: None,
-            };
-            let handle = games.create(record).await.unwrap();
-            for (seat, p) in players.iter().enumerate() {
-                handle.join(p.clone(), Some(seat as u8)).await.unwrap();
-            }
-            handles.push(handle);
         }
+    }
+
+    /// A started 2-player game with a one-second clock that nobody plays.
+    async fn abandoned_game(games: &Games, g: u64, players: &[PlayerInfo]) -> GameHandle {
+        let record = GameRecord {
+            id: format!("g{g}"),
+            settings: Settings::new(2, vec![], 1, Visibility::Public).unwrap(),
+            seed: g,
+            created_by: "p0".into(),
+            created_at: now_micros(),
+            ladder: false,
+            series: None,
+        };
+        let handle = games.create(record).await.unwrap();
+        for (seat, p) in players.iter().enumerate() {
+            handle.join(p.clone(), Some(seat as u8)).await.unwrap();
+        }
+        handle
+    }
+
+    async fn stopped(handles: &[GameHandle]) {
         tokio::time::timeout(Duration::from_secs(10), async {
             while !handles.iter().all(GameHandle::is_closed) {
                 tokio::time::sleep(Duration::from_millis(5)).await;
@@ -363,6 +362,35 @@ mod tests {
         })
         .await
         .expect("the abandoned games end and their actors stop");
+    }
+
+    #[tokio::test]
+    async fn a_finished_game_stops_once_its_last_watcher_leaves() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let players = fixtures::two_players(&*store).await;
+        let games = Games::new(store, abandoned(), None, None);
+        let handle = abandoned_game(&games, 0, &players).await;
+        let mut watching = handle.watch(None).await.unwrap();
+        while !watching.latest.state.status.is_over() {
+            watching.latest = watching.live.recv().await.unwrap();
+        }
+        assert!(!handle.is_closed(), "watched, the game stays");
+        // The watcher leaves; nothing else ever asks for the game again.
+        drop(watching);
+        stopped(&[handle]).await;
+    }
+
+    #[tokio::test]
+    async fn the_directory_forgets_games_whose_actors_stopped() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let players = fixtures::two_players(&*store).await;
+        let games = Games::new(store, abandoned(), None, None);
+        games.sweep_at.store(3, Ordering::Relaxed);
+        let mut handles = Vec::new();
+        for g in 0..3 {
+            handles.push(abandoned_game(&games, g, &players).await);
+        }
+        stopped(&handles).await;
         assert_eq!(games.directory_len(), 3, "not swept before it is due");
         // The next game looked up sweeps the three stopped ones away.
         let _ = games.get("unknown").await;
