@@ -297,9 +297,7 @@ impl GameService for Service {
                 let limit = wire::page_size(request.page_size)?;
                 let after = match request.page_token.as_str() {
                     "" => None,
-                    token => Some(token.parse::<i64>().map_err(|_| {
-                        ApiError::invalid("page_token", "not a token from ListGames")
-                    })?),
+                    token => Some(wire::cursor_from_token(token)?),
                 };
                 let statuses = request
                     .statuses
@@ -319,7 +317,7 @@ impl GameService for Service {
                     .await?;
                 Ok(v1::ListGamesResponse {
                     games: page.games.iter().map(wire::listing_to_wire).collect(),
-                    next_page_token: page.next.map(|n| n.to_string()).unwrap_or_default(),
+                    next_page_token: page.next.as_ref().map(wire::page_token).unwrap_or_default(),
                 })
             }
             .await,

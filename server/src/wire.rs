@@ -12,7 +12,7 @@ use theboss_engine::{RulesVersion, Seat, Viewer};
 use crate::actor::{Batch, Committed, History};
 use crate::domain::{GameRecord, PlayerInfo, Settings, SettingsError, Status, Visibility};
 use crate::error::ApiError;
-use crate::store::GameListing;
+use crate::store::{GameCursor, GameListing};
 use crate::table::{TableEvent, TableState};
 
 /// The page size a listing request asks for: 0 means 20, at most 100.
@@ -24,6 +24,23 @@ pub fn page_size(requested: u32) -> Result<u32, ApiError> {
         n if n > MAX => Err(ApiError::invalid("page_size", format!("at most {MAX}"))),
         n => Ok(n),
     }
+}
+
+/// A `ListGames` page token: where the page ended, as `<created_at µs>.<game id>`. Clients
+/// treat it as opaque.
+pub fn page_token(cursor: &GameCursor) -> String {
+    format!("{}.{}", cursor.created_at, cursor.id)
+}
+
+pub fn cursor_from_token(token: &str) -> Result<GameCursor, ApiError> {
+    let invalid = || ApiError::invalid("page_token", "not a token from ListGames");
+    let (created_at, id) = token.split_once('.').ok_or_else(invalid)?;
+    let created_at = created_at.parse().map_err(|_| invalid())?;
+    uuid::Uuid::parse_str(id).map_err(|_| invalid())?;
+    Ok(GameCursor {
+        created_at,
+        id: id.to_string(),
+    })
 }
 
 pub fn timestamp(micros: i64) -> prost_types::Timestamp {

@@ -534,6 +534,43 @@ async fn listing_filters_and_pages(store: &dyn Store) {
     assert_eq!(mine.games[0].record.id, hidden.id);
     query.statuses = vec![Status::Running, Status::Aborted];
     assert!(store.list_games(&query).await.unwrap().games.is_empty());
+    // Games created at once are inserted in another order than their creation times, and
+    // some in the same microsecond: the listing is still newest first, in a total order,
+    // across pages.
+    for (n, created_at) in [(110, 3_000), (111, 2_990), (112, 3_000), (113, 2_995)] {
+        let mut late = game(n, &owner.player.id, Visibility::Public);
+        late.created_at = created_at;
+        store.create_game(&late).await.unwrap();
+    }
+    query.statuses = vec![Status::Open];
+    query.viewer = other.player.id.clone();
+    query.limit = 2;
+    query.after = None;
+    let mut listed = Vec::new();
+    loop {
+        let page = store.list_games(&query).await.unwrap();
+        listed.extend(
+            page.games
+                .iter()
+                .map(|g| (g.record.created_at, g.record.id.clone())),
+        );
+        match page.next {
+            Some(next) => query.after = Some(next),
+            None => break,
+        }
+    }
+    let id = |n| game(n, "", Visibility::Public).id;
+    assert_eq!(
+        listed[..4],
+        [
+            (3_000, id(112)),
+            (3_000, id(110)),
+            (2_995, id(113)),
+            (2_990, id(111))
+        ],
+        "by creation time, then id, newest first"
+    );
+    assert_eq!(listed.len(), 9, "every open public game once");
 }
 
 #[tokio::test]

@@ -138,7 +138,15 @@ pub struct GameQuery {
     pub viewer: String,
     pub limit: u32,
     /// Continue after this cursor (from [`GamePage::next`]).
-    pub after: Option<i64>,
+    pub after: Option<GameCursor>,
+}
+
+/// Where a page of games ends, in the listing's total order: newest `created_at` first, and
+/// among games created in the same microsecond, greatest id first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameCursor {
+    pub created_at: i64,
+    pub id: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,7 +161,7 @@ pub struct GameListing {
 pub struct GamePage {
     pub games: Vec<GameListing>,
     /// The cursor of the next page, if there is one.
-    pub next: Option<i64>,
+    pub next: Option<GameCursor>,
 }
 
 #[async_trait]

@@ -444,11 +444,18 @@ macro_rules! sql_store {
                         sql.push_bind(player);
                         sql.push(")");
                     }
-                    if let Some(after) = query.after {
-                        sql.push(" AND g.ord < ");
-                        sql.push_bind(after);
+                    if let Some(after) = &query.after {
+                        sql.push(" AND (g.created_at < ");
+                        sql.push_bind(after.created_at);
+                        sql.push(" OR (g.created_at = ");
+                        sql.push_bind(after.created_at);
+                        sql.push(" AND g.id < ");
+                        sql.push_bind(&after.id);
+                        sql.push("))");
                     }
-                    sql.push(" ORDER BY g.ord DESC LIMIT ");
+                    // A total order, and the one the contract promises: the order games are
+                    // inserted in (`ord`) differs when several are created at once.
+                    sql.push(" ORDER BY g.created_at DESC, g.id DESC LIMIT ");
                     sql.push_bind(i64::from(query.limit) + 1);
                     let rows: Vec<rows::GameRow> =
                         sql.build_query_as().fetch_all(&self.pool).await?;
@@ -456,8 +463,11 @@ macro_rules! sql_store {
                     let mut listings = Vec::with_capacity(rows.len());
                     let mut last = None;
                     for row in rows.into_iter().take(query.limit as usize) {
-                        let (ord, record, status, winners) = rows::game_from_row(row)?;
-                        last = Some(ord);
+                        let (_, record, status, winners) = rows::game_from_row(row)?;
+                        last = Some($crate::store::GameCursor {
+                            created_at: record.created_at,
+                            id: record.id.clone(),
+                        });
                         listings.push($crate::store::GameListing {
                             record,
                             status,
