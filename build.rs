@@ -16,9 +16,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let fds = protox::compile(PROTOS, ["proto"])?;
     let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR is not set")?);
     std::fs::write(out.join("theboss_descriptor.bin"), fds.encode_to_vec())?;
+    // Messages and clients first; then the servers, apart, on the messages generated first,
+    // with the codec that answers an undecodable request with INVALID_ARGUMENT.
+    tonic_prost_build::configure()
+        .build_server(false)
+        .build_client(true)
+        .compile_fds(fds.clone())?;
+    let servers = out.join("servers");
+    std::fs::create_dir_all(&servers)?;
     tonic_prost_build::configure()
         .build_server(true)
-        .build_client(true)
+        .build_client(false)
+        .codec_path("crate::codec::ServerCodec")
+        .extern_path(".theboss.v1", "crate::v1")
+        .out_dir(&servers)
         .compile_fds(fds)?;
     Ok(())
 }

@@ -4,12 +4,14 @@
 //! `GameService` client and server traits, and the file descriptor set for reflection.
 //! The proto files are the contract; this crate only compiles them.
 
+pub mod codec;
 pub mod convert;
 
 pub mod v1 {
     //! Package `theboss.v1`.
     #![allow(clippy::all, missing_docs)]
     tonic::include_proto!("theboss.v1");
+    include!(concat!(env!("OUT_DIR"), "/servers/theboss.v1.rs"));
 }
 
 /// The encoded `FileDescriptorSet` of every `theboss.v1` proto file, for gRPC reflection.

@@ -283,6 +283,12 @@ async fn refused_turns_say_why_and_change_nothing() {
         Code::Aborted,
     );
     assert_eq!(reason(&status), "STALE_SEQ");
+    // One ahead of the game is as stale: the caller's view is not the game's.
+    let status = assert_code(
+        submit(mover, &game_id, mine.seq + 1, "k8", legal).await,
+        Code::Aborted,
+    );
+    assert_eq!(reason(&status), "STALE_SEQ");
 
     // Joining a running game.
     let status = assert_code(
@@ -339,5 +345,40 @@ async fn turns_before_the_start_and_after_the_end_are_refused() {
         Code::FailedPrecondition,
     );
     assert_eq!(reason(&status), "GAME_OVER");
+    server.stop().await;
+}
+
+/// What the transport answers before the service sees a request: a body that is not the
+/// request message is the caller's fault; an oversized one is OUT_OF_RANGE.
+#[tokio::test]
+async fn undecodable_and_oversized_requests_are_refused_as_documented() {
+    let server = TestServer::sqlite().await;
+    let path = http::uri::PathAndQuery::from_static("/theboss.v1.GameService/Register");
+    let mut grpc = tonic::client::Grpc::new(server.channel().await);
+    grpc.ready().await.unwrap();
+    // Field 1 of RegisterRequest is a string; a Duration sends it as a varint.
+    let wrong_wire_type = prost_types::Duration {
+        seconds: 5,
+        nanos: 0,
+    };
+    let codec = tonic_prost::ProstCodec::<prost_types::Duration, v1::RegisterResponse>::default();
+    let status = grpc
+        .unary(tonic::Request::new(wrong_wire_type), path.clone(), codec)
+        .await
+        .expect_err("the body does not decode");
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    assert!(status.message().contains("decode"), "{status:?}");
+
+    grpc.ready().await.unwrap();
+    let huge = v1::RegisterRequest {
+        display_name: "x".repeat(5 << 20),
+        is_bot: false,
+    };
+    let codec = tonic_prost::ProstCodec::<v1::RegisterRequest, v1::RegisterResponse>::default();
+    let status = grpc
+        .unary(tonic::Request::new(huge), path, codec)
+        .await
+        .expect_err("5 MiB is over the limit");
+    assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
     server.stop().await;
 }

@@ -613,3 +613,50 @@ async fn a_game_may_be_created_under_an_earlier_rules_version() {
     );
     server.stop().await;
 }
+
+/// `SubmitActionResponse.seq` may number an event the caller never sees (another seat's hand
+/// dealt at a round's end); the contract's rule for being caught up still holds: every seat
+/// gets a view, on its action's last update, whose seq is the response's.
+#[tokio::test]
+async fn a_caller_knows_it_is_caught_up_by_its_views_seq() {
+    let server = TestServer::sqlite().await;
+    let (game_id, players) = seated_game(&server, 3, 41).await;
+    let streams: Vec<_> = players
+        .iter()
+        .map(|p| collect_with(p, &game_id, Some(0), v1::UpdateViews::ActionComplete))
+        .collect();
+    let mut rng = GameRng::from_seed(41);
+    let mut answered = Vec::new();
+    loop {
+        let current = view(&players[0], &game_id).await;
+        let Some(to_move) = current.to_move else {
+            break;
+        };
+        let p = &players[to_move as usize];
+        let mine = view(p, &game_id).await;
+        let key = format!("{}-{to_move}", mine.seq);
+        let response = submit(p, &game_id, mine.seq, &key, pick(&mine, &mut rng))
+            .await
+            .expect("a legal turn is accepted");
+        answered.push((to_move as usize, response.seq));
+    }
+    let mut unseen = 0;
+    for (seat, stream) in streams.into_iter().enumerate() {
+        let messages = stream.await.unwrap();
+        let updates = updates(&messages);
+        for &(mover, seq) in &answered {
+            let caught_up = updates
+                .iter()
+                .any(|u| u.action_complete && u.view.as_ref().is_some_and(|v| v.seq == seq));
+            assert!(caught_up, "seat {seat} gets a view at seq {seq}");
+            if mover == seat && !updates.iter().any(|u| u.seq == seq) {
+                unseen += 1;
+            }
+        }
+    }
+    assert!(
+        unseen > 0,
+        "some turn's last event is one its player never sees (a round's deal)"
+    );
+    server.stop().await;
+}
