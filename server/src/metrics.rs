@@ -274,7 +274,8 @@ pub fn sample_value(scrape: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
                     .all(|(k, v)| rest.contains(&format!("{k}=\"{v}\"")));
             wanted.then(|| value.parse::<f64>().ok()).flatten()
         })
-        .sum()
+        // Not `sum()`: an empty one is -0.
+        .fold(0.0, |total, value| total + value)
 }
 
 /// The tower layer that counts every RPC by method and status code and times it.

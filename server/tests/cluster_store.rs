@@ -198,6 +198,12 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     assert!(elected.is_some(), "B is elected once A lets go");
+    // A service in another schema of the same database elects its own.
+    let elsewhere = PostgresStore::connect(&testing::fresh_postgres_url().await)
+        .await
+        .unwrap();
+    let other = elsewhere.try_lead("test.role").await.unwrap();
+    assert!(other.is_some(), "another schema's service is not B's");
 
     // B stops: it gives its games up and says so.
     b.leave_cluster().await.unwrap();

@@ -172,13 +172,6 @@ impl PostgresStore {
 }
 
 /// The advisory lock key of a role (its name's FNV-1a hash: stable across versions).
-fn lock_key(role: &str) -> i64 {
-    let hash = role.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    i64::from_ne_bytes(hash.to_ne_bytes())
-}
-
 /// An advisory lock held on a connection of its own; a keeper checks the connection and
 /// closes it (so the lock goes) when the leadership is dropped.
 struct PgLeadership {
@@ -392,7 +385,7 @@ impl ClusterStore for PostgresStore {
     async fn try_lead(&self, role: &str) -> Result<Option<Box<dyn Leadership>>, StoreError> {
         let mut connection = self.pool.acquire().await?.detach();
         let (locked,): (bool,) = sqlx::query_as(queries::TRY_ADVISORY_LOCK)
-            .bind(lock_key(role))
+            .bind(role)
             .fetch_one(&mut connection)
             .await?;
         if !locked {

@@ -120,7 +120,10 @@ pub(super) const CLAIM_ORPHANS: &str = "UPDATE games g SET owner = $1 WHERE g.id
 pub(super) const ACTIONS_AFTER: &str = "SELECT seq, player_id, idempotency_key, format, payload, at \
      FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq";
 pub(super) const NOTIFY: &str = "SELECT pg_notify($1, $2)";
-pub(super) const TRY_ADVISORY_LOCK: &str = "SELECT pg_try_advisory_lock($1)";
+/// Advisory locks are the database's, not a schema's: the key names the schema too, so that
+/// services in different schemas of one database (tests, benchmarks) elect their own.
+pub(super) const TRY_ADVISORY_LOCK: &str =
+    "SELECT pg_try_advisory_lock(hashtextextended(current_schema() || '/' || $1, 0))";
 
 pub(super) const ENQUEUE_LADDER: &str = "INSERT INTO ladder_queue \
      (id, player_id, players, duplicate, replica_id, enqueued_at) VALUES ($1, $2, $3, $4, $5, $6)";
