@@ -123,6 +123,14 @@ fn police_to_wire(card: engine::PoliceCard) -> v1::PoliceCard {
     }
 }
 
+/// A city and all its cards, from the engine's deck table.
+pub fn city_cards_to_wire(city: engine::City) -> v1::CityCards {
+    v1::CityCards {
+        city: city_to_wire(city) as i32,
+        cards: city.cards().map(card_to_wire).collect(),
+    }
+}
+
 pub fn card_to_wire(card: engine::Card) -> v1::Card {
     v1::Card {
         city: city_to_wire(card.city) as i32,

@@ -187,6 +187,20 @@ impl Session {
         Ok(response.view.unwrap_or_default())
     }
 
+    /// The cards of a game's city set, by city in play.
+    pub async fn catalogue(&self, game_id: &str) -> Result<Vec<v1::CityCards>, ClientError> {
+        let message = v1::GetCatalogueRequest {
+            game_id: game_id.to_string(),
+        };
+        let response = self
+            .call("GetCatalogue", true, |channel| {
+                let request = self.request(message.clone());
+                async move { GameServiceClient::new(channel).get_catalogue(request).await }
+            })
+            .await?;
+        Ok(response.cities)
+    }
+
     pub async fn history(&self, game_id: &str) -> Result<v1::GetHistoryResponse, ClientError> {
         let message = v1::GetHistoryRequest {
             game_id: game_id.to_string(),

@@ -324,6 +324,22 @@ impl GameService for Service {
         )
     }
 
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetCatalogue", game = %request.get_ref().game_id, player = tracing::field::Empty))]
+    async fn get_catalogue(
+        &self,
+        request: Request<v1::GetCatalogueRequest>,
+    ) -> RpcResult<v1::GetCatalogueResponse> {
+        reply(
+            async {
+                self.caller(&request).await?;
+                let game_id = checked_game_id(&request.get_ref().game_id)?;
+                let latest = self.games.get(game_id).await?.latest().await?;
+                wire::catalogue(&latest.record)
+            }
+            .await,
+        )
+    }
+
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetView", game = %request.get_ref().game_id, player = tracing::field::Empty))]
     async fn get_view(
         &self,

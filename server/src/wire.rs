@@ -12,7 +12,7 @@ use theboss_engine::{RulesVersion, Seat, Viewer};
 use crate::actor::{Batch, Committed, History};
 use crate::domain::{GameRecord, PlayerInfo, Settings, SettingsError, Status, Visibility};
 use crate::error::ApiError;
-use crate::store::{GameCursor, GameListing};
+use crate::store::{GameCursor, GameListing, StoreError};
 use crate::table::{TableEvent, TableState};
 
 /// The page size a listing request asks for: 0 means 20, at most 100.
@@ -24,6 +24,23 @@ pub fn page_size(requested: u32) -> Result<u32, ApiError> {
         n if n > MAX => Err(ApiError::invalid("page_size", format!("at most {MAX}"))),
         n => Ok(n),
     }
+}
+
+/// The cards of a game's city set, by city in play.
+pub fn catalogue(record: &GameRecord) -> Result<v1::GetCatalogueResponse, ApiError> {
+    // Settings are validated at creation, so a stored game's that do not are corrupt.
+    let setup = record
+        .settings
+        .engine_config(record.seed)
+        .validate()
+        .map_err(|e| StoreError::Corrupt(format!("game {}: its settings: {e}", record.id)))?;
+    Ok(v1::GetCatalogueResponse {
+        cities: setup
+            .cities()
+            .iter()
+            .map(|&city| convert::city_cards_to_wire(city))
+            .collect(),
+    })
 }
 
 /// A `ListGames` page token: where the page ended, as `<created_at µs>.<game id>`. Clients

@@ -660,3 +660,45 @@ async fn a_caller_knows_it_is_caught_up_by_its_views_seq() {
     );
     server.stop().await;
 }
+
+/// The deck is in the contract: a game's catalogue lists exactly the engine's cards of the
+/// cities in play, so a client needs no rules document to know which cards exist.
+#[tokio::test]
+async fn the_catalogue_lists_every_card_of_the_cities_in_play() {
+    let server = TestServer::sqlite().await;
+    for players in 2..=4 {
+        let (game_id, seated) = seated_game(&server, players, 50 + u64::from(players)).await;
+        let p = &seated[0];
+        let in_play = view(p, &game_id).await.cities;
+        let catalogue = p.catalogue(&game_id).await.expect("the catalogue");
+        let cities: Vec<i32> = catalogue.iter().map(|c| c.city).collect();
+        assert_eq!(
+            cities, in_play,
+            "{players} players: the cities in play, in order"
+        );
+        let mut total = 0;
+        for city in &catalogue {
+            let engine_city = theboss::convert::city_from_wire(city.city, "city").unwrap();
+            let expected: Vec<v1::Card> = engine_city
+                .cards()
+                .map(theboss::convert::card_to_wire)
+                .collect();
+            assert_eq!(city.cards, expected, "{engine_city}'s cards");
+            total += city.cards.len();
+        }
+        let setup = GameConfig::new(players as u8, 0).validate().unwrap();
+        assert_eq!(total, setup.card_count(), "every card of the game, once");
+    }
+    let p = player(&server, "Curious").await;
+    let unknown = p.catalogue("00000000-0000-4000-8000-000000000000").await;
+    assert_eq!(
+        unknown.unwrap_err().status().map(|s| s.code()),
+        Some(Code::NotFound)
+    );
+    let malformed = p.catalogue("not a game").await;
+    assert_eq!(
+        malformed.unwrap_err().status().map(|s| s.code()),
+        Some(Code::InvalidArgument)
+    );
+    server.stop().await;
+}
