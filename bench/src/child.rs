@@ -10,6 +10,20 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::Command;
 use tokio::sync::mpsc;
 
+/// Server flags for the soak: the load generator registers every seat of every game from
+/// one address, far past the registration quota a real address gets; players' call quotas
+/// stay as in production.
+pub const UNLIMITED_REGISTRATIONS: [&str; 2] = ["--quota-registrations-per-min", "0"];
+
+/// Server flags for the measurements of capacity: no quotas at all (the stream soak opens
+/// 10,000 streams as one spectator).
+pub const UNLIMITED_QUOTAS: [&str; 4] = [
+    "--quota-registrations-per-min",
+    "0",
+    "--quota-calls-per-sec",
+    "0",
+];
+
 pub struct Child {
     process: tokio::process::Child,
     pub url: String,

@@ -191,6 +191,7 @@ async fn server(url: &str, extra: &[&str]) -> anyhow::Result<child::Child> {
     let mut args: Vec<String> = ["serve", "--listen", "127.0.0.1:0", "--database-url", url]
         .map(String::from)
         .to_vec();
+
     args.extend(extra.iter().map(|s| s.to_string()));
     child::spawn(&args, Duration::from_secs(600)).await
 }
@@ -238,7 +239,7 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
         eprintln!("{backend}: bare commits…");
         report.backend(backend).commits = Some(limits::commits(&db.url, 16).await?);
         if args.runs(Part::Latency) || args.runs(Part::Load) {
-            let server = server(&db.url, &[]).await?;
+            let server = server(&db.url, &child::UNLIMITED_QUOTAS).await?;
             if args.runs(Part::Latency) {
                 eprintln!("{backend}: idle unary calls and one game alone…");
                 report.backend(backend).idle_unary =
@@ -287,7 +288,9 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
     if args.runs(Part::Streams) {
         let db = database(Backend::Sqlite, &args).await?;
         let period = Duration::from_secs(5);
-        let server = server(&db.url, &["--keep-alive-secs", "5"]).await?;
+        let mut flags = vec!["--keep-alive-secs", "5"];
+        flags.extend(child::UNLIMITED_QUOTAS);
+        let server = server(&db.url, &flags).await?;
         eprintln!("streams: opening {}…", args.streams);
         report.streams = Some(
             streams::soak(

@@ -35,6 +35,10 @@ async fn replicas(url: &str, n: usize, lease_secs: u64) -> anyhow::Result<Vec<Ch
             &lease_secs.to_string(),
             "--log",
             "warn,theboss_server=info",
+            child::UNLIMITED_QUOTAS[0],
+            child::UNLIMITED_QUOTAS[1],
+            child::UNLIMITED_QUOTAS[2],
+            child::UNLIMITED_QUOTAS[3],
         ]
         .map(String::from);
         replicas.push(child::spawn(&args, Duration::from_secs(60)).await?);

@@ -131,6 +131,10 @@ pub async fn measure(
         url,
         "--log",
         "info",
+        child::UNLIMITED_QUOTAS[0],
+        child::UNLIMITED_QUOTAS[1],
+        child::UNLIMITED_QUOTAS[2],
+        child::UNLIMITED_QUOTAS[3],
     ]
     .map(String::from);
     let mut server = child::spawn(&args, Duration::from_secs(600)).await?;

@@ -64,15 +64,14 @@ impl Soak {
 type Latencies = Arc<Mutex<Vec<Duration>>>;
 
 pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<Soak> {
-    let metrics_addr = {
+    let metrics_at = {
         let probe = std::net::TcpListener::bind("127.0.0.1:0")?;
         probe.local_addr()?
     };
-    let server = crate::server(
-        database_url,
-        &["--metrics-listen", &metrics_addr.to_string()],
-    )
-    .await?;
+    let metrics_addr = metrics_at.to_string();
+    let mut flags = vec!["--metrics-listen", &metrics_addr];
+    flags.extend(crate::child::UNLIMITED_REGISTRATIONS);
+    let server = crate::server(database_url, &flags).await?;
     let connection = Connection::connect(&server.url).await?;
     let errors: Arc<Mutex<Vec<String>>> = Arc::default();
     let started = Instant::now();
@@ -133,13 +132,13 @@ pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<So
     };
 
     let mut rows = Vec::new();
-    let mut committed = sample(metrics_addr).await?.actions;
+    let mut committed = sample(metrics_at).await?.actions;
     let mut last = Instant::now();
     let mut ticker =
         tokio::time::interval_at(tokio::time::Instant::now() + options.period, options.period);
     while Instant::now() + options.period / 2 < deadline {
         ticker.tick().await;
-        let now = sample(metrics_addr).await?;
+        let now = sample(metrics_at).await?;
         let elapsed = last.elapsed();
         last = Instant::now();
         let load = Sample::new(std::mem::take(&mut *latencies.lock().unwrap()));

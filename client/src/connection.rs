@@ -115,15 +115,28 @@ impl Connection {
 
     /// Registers a new player.
     pub async fn register(&self, name: &str, is_bot: bool) -> Result<Session, ClientError> {
-        let (_, channel) = self.channel();
-        let registered = GameServiceClient::new(channel)
-            .register(v1::RegisterRequest {
-                display_name: name.to_string(),
-                is_bot,
-            })
-            .await
-            .map_err(ClientError::rpc("Register"))?
-            .into_inner();
+        let request = v1::RegisterRequest {
+            display_name: name.to_string(),
+            is_bot,
+        };
+        let mut throttled = 0;
+        let registered = loop {
+            let (_, channel) = self.channel();
+            match GameServiceClient::new(channel)
+                .register(request.clone())
+                .await
+            {
+                Ok(response) => break response.into_inner(),
+                Err(status) => match crate::error::throttled_for(&status) {
+                    // The address registered too many players at once: back off.
+                    Some(wait) if throttled < crate::error::THROTTLED_RETRIES => {
+                        crate::error::back_off(wait, throttled).await;
+                        throttled += 1;
+                    }
+                    _ => return Err(ClientError::rpc("Register")(status)),
+                },
+            }
+        };
         Ok(self.session(Credentials {
             player_id: registered.player_id,
             api_token: registered.api_token,

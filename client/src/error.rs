@@ -69,11 +69,42 @@ pub fn reason(status: &Status) -> String {
         .unwrap_or_default()
 }
 
-/// Failures worth retrying: the server or the connection was briefly away.
+/// Times a throttled call is tried again before its RESOURCE_EXHAUSTED is returned.
+pub const THROTTLED_RETRIES: u32 = 20;
+
+/// Waits before trying a throttled call again for the `tries`-th time: the server's delay,
+/// plus a random share of it for each earlier try, so that callers throttled together do
+/// not all come back at the same instant (and each but one be throttled again).
+pub async fn back_off(wait: std::time::Duration, tries: u32) {
+    let spread = wait.as_secs_f64() * f64::from(tries);
+    let jitter = std::time::Duration::from_secs_f64(rand::random::<f64>() * spread);
+    tokio::time::sleep(wait + jitter).await;
+}
+
+/// How long to wait before trying a throttled call again (RESOURCE_EXHAUSTED: the server's
+/// `google.rpc.RetryInfo`, or a second), or None if the call was not throttled. A throttled
+/// call did nothing, so any call may be tried again.
+pub fn throttled_for(status: &Status) -> Option<std::time::Duration> {
+    use tonic_types::StatusExt;
+    (status.code() == Code::ResourceExhausted).then(|| {
+        status
+            .get_details_retry_info()
+            .and_then(|info| info.retry_delay)
+            .unwrap_or(std::time::Duration::from_secs(1))
+            .min(std::time::Duration::from_secs(30))
+    })
+}
+
+/// Failures worth retrying: the server or the connection was briefly away, or the caller
+/// was over its quota (a throttled call did nothing).
 pub fn is_transient(code: Code) -> bool {
     matches!(
         code,
-        Code::Unavailable | Code::Cancelled | Code::Unknown | Code::DeadlineExceeded
+        Code::Unavailable
+            | Code::Cancelled
+            | Code::Unknown
+            | Code::DeadlineExceeded
+            | Code::ResourceExhausted
     )
 }
 
@@ -95,6 +126,24 @@ mod tests {
         };
         assert!(away.is_transient());
         assert!(ClientError::StreamLost("g".into()).is_transient());
+        use tonic_types::StatusExt;
+        let throttled = Status::with_error_details(
+            Code::ResourceExhausted,
+            "too many calls",
+            tonic_types::ErrorDetails::with_retry_info(Some(std::time::Duration::from_millis(40))),
+        );
+        assert_eq!(
+            throttled_for(&throttled),
+            Some(std::time::Duration::from_millis(40))
+        );
+        assert!(
+            ClientError::Rpc {
+                call: "GetView",
+                status: throttled,
+            }
+            .is_transient()
+        );
+        assert_eq!(throttled_for(&Status::aborted("stale")), None);
         assert!(!ClientError::Credentials(std::io::Error::other("x")).is_transient());
     }
 }

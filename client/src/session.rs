@@ -97,15 +97,24 @@ impl Session {
             1
         };
         let mut last = None;
-        for _ in 0..attempts {
+        let (mut tried, mut throttled) = (0, 0);
+        while tried < attempts {
             let (i, channel) = self.connection.channel();
             match f(channel).await {
                 Ok(response) => return Ok(response.into_inner()),
                 Err(status) if status.code() == Code::Unavailable => {
                     self.connection.fail_over(i);
                     last = Some(status);
+                    tried += 1;
                 }
-                Err(status) => return Err(ClientError::Rpc { call, status }),
+                Err(status) => match crate::error::throttled_for(&status) {
+                    // Over its quota: back off as long as the server says, and again.
+                    Some(wait) if throttled < crate::error::THROTTLED_RETRIES => {
+                        crate::error::back_off(wait, throttled).await;
+                        throttled += 1;
+                    }
+                    _ => return Err(ClientError::Rpc { call, status }),
+                },
             }
         }
         Err(ClientError::Rpc {

@@ -5,10 +5,12 @@
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
+use tonic::Request;
 use tonic::metadata::MetadataMap;
 
 use crate::domain::PlayerInfo;
 use crate::error::ApiError;
+use crate::quota::Quotas;
 use crate::store::Store;
 
 const TOKEN_PREFIX: &str = "tb_";
@@ -58,22 +60,51 @@ pub fn bearer(metadata: &MetadataMap) -> Result<&str, ApiError> {
 /// (a ladder or a load generator registers players without end).
 const KNOWN_TOKENS: usize = 100_000;
 
-/// Resolves tokens to players through the store, remembering the recent answers.
+/// The address a call comes from: behind a proxy, the proxy's.
+fn peer<T>(request: &Request<T>) -> Option<std::net::IpAddr> {
+    request.remote_addr().map(|addr| addr.ip())
+}
+
+/// Resolves tokens to players through the store, remembering the recent answers, and
+/// charges each call to its quota (`quota`).
 #[derive(Clone)]
 pub struct Authenticator {
     store: Arc<dyn Store>,
     known: Arc<quick_cache::sync::Cache<String, PlayerInfo>>,
+    quotas: Arc<Quotas>,
 }
 
 impl Authenticator {
-    pub fn new(store: Arc<dyn Store>) -> Authenticator {
+    pub fn new(store: Arc<dyn Store>, quotas: Arc<Quotas>) -> Authenticator {
         Authenticator {
             store,
             known: Arc::new(quick_cache::sync::Cache::new(KNOWN_TOKENS)),
+            quotas,
         }
     }
 
-    pub async fn player(&self, metadata: &MetadataMap) -> Result<PlayerInfo, ApiError> {
+    /// The caller of an authenticated call, within its quota. A missing or unknown token
+    /// counts against the caller's address, so that guessing tokens is throttled too.
+    pub async fn caller<T>(&self, request: &Request<T>) -> Result<PlayerInfo, ApiError> {
+        match self.player(request.metadata()).await {
+            Ok(player) => {
+                self.quotas.player_call(&player.id)?;
+                Ok(player)
+            }
+            Err(refused @ ApiError::Unauthenticated(_)) => {
+                self.quotas.peer_call(peer(request))?;
+                Err(refused)
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    /// A registration, within its address's quota.
+    pub fn registration<T>(&self, request: &Request<T>) -> Result<(), ApiError> {
+        self.quotas.peer_call(peer(request))
+    }
+
+    async fn player(&self, metadata: &MetadataMap) -> Result<PlayerInfo, ApiError> {
         let hash = token_hash(bearer(metadata)?);
         if let Some(player) = self.known.get(&hash) {
             return Ok(player);

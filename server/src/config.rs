@@ -76,6 +76,19 @@ pub struct Config {
     /// games before the others take them over.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=600))]
     pub lease_secs: u64,
+    /// Calls a second each player may make (0: no limit); over it, RESOURCE_EXHAUSTED.
+    #[arg(long, default_value_t = crate::quota::QuotaOptions::default().calls_per_sec)]
+    pub quota_calls_per_sec: u32,
+    /// Calls a player may make at once before the per-second rate applies.
+    #[arg(long, default_value_t = crate::quota::QuotaOptions::default().call_burst)]
+    pub quota_call_burst: u32,
+    /// Registrations (and calls with a missing or unknown token) a minute from one address
+    /// (0: no limit).
+    #[arg(long, default_value_t = crate::quota::QuotaOptions::default().registrations_per_min)]
+    pub quota_registrations_per_min: u32,
+    /// Registrations one address may make at once before the per-minute rate applies.
+    #[arg(long, default_value_t = crate::quota::QuotaOptions::default().registration_burst)]
+    pub quota_registration_burst: u32,
     /// Serve Prometheus metrics at `http://ADDR/metrics` (off unless given).
     #[arg(long, env = "THEBOSS_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
@@ -101,6 +114,12 @@ impl Config {
         crate::Options {
             keep_alive: Duration::from_secs(self.keep_alive_secs),
             ladder_turn_secs: self.ladder_turn_secs,
+            quotas: crate::quota::QuotaOptions {
+                calls_per_sec: self.quota_calls_per_sec,
+                call_burst: self.quota_call_burst,
+                registrations_per_min: self.quota_registrations_per_min,
+                registration_burst: self.quota_registration_burst,
+            },
             ..crate::Options::default()
         }
     }

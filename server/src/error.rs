@@ -36,6 +36,12 @@ pub enum ApiError {
     Forwarded(Status),
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error("too many calls ({quota}, {subject}): retry in {} ms", retry_after.as_millis().max(1))]
+    Throttled {
+        subject: String,
+        quota: &'static str,
+        retry_after: std::time::Duration,
+    },
 }
 
 impl ApiError {
@@ -83,6 +89,18 @@ impl From<ApiError> for Status {
             ApiError::Unavailable => Status::unavailable(message),
             ApiError::Moved => with_reason(Code::Unavailable, message, "MOVED"),
             ApiError::Forwarded(status) => status,
+            ApiError::Throttled {
+                subject,
+                quota,
+                retry_after,
+            } => {
+                let mut details =
+                    ErrorDetails::with_retry_info(Some(crate::quota::retry_delay(retry_after)));
+                details
+                    .add_quota_failure_violation(subject, format!("{quota} exceeded"))
+                    .set_error_info("RATE_LIMITED", ERROR_DOMAIN, HashMap::new());
+                Status::with_error_details(Code::ResourceExhausted, message, details)
+            }
             ApiError::Store(StoreError::Conflict { .. }) => {
                 with_reason(Code::Aborted, message, "CONCURRENT_WRITE")
             }
@@ -125,6 +143,25 @@ mod tests {
             current: 2,
         });
         assert_eq!(status.code(), Code::Aborted);
+
+        let status = Status::from(ApiError::Throttled {
+            subject: "player:p".into(),
+            quota: "calls per player",
+            retry_after: std::time::Duration::from_millis(250),
+        });
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        assert_eq!(
+            status.get_details_retry_info().unwrap().retry_delay,
+            Some(std::time::Duration::from_millis(250))
+        );
+        assert_eq!(
+            status.get_details_quota_failure().unwrap().violations[0].subject,
+            "player:p"
+        );
+        assert_eq!(
+            status.get_details_error_info().unwrap().reason,
+            "RATE_LIMITED"
+        );
 
         let status = Status::from(ApiError::Store(StoreError::Corrupt(
             "game g, action 3: no card New York 9 M$".into(),

@@ -29,12 +29,13 @@ pub struct Service {
 impl Service {
     pub fn new(
         store: Arc<dyn Store>,
+        auth: Authenticator,
         ladder: Ladder,
         keep_alive: Duration,
         stopping: signal::Receiver<bool>,
     ) -> Service {
         Service {
-            auth: Authenticator::new(store.clone()),
+            auth,
             store,
             ladder,
             keep_alive,
@@ -95,7 +96,7 @@ impl LadderService for Service {
         &self,
         request: Request<v1::EnqueueRequest>,
     ) -> Result<Response<Self::EnqueueStream>, Status> {
-        let player = self.auth.player(request.metadata()).await?;
+        let player = self.auth.caller(&request).await?;
         let request = request.into_inner();
         let players = category(request.players, "players")?;
         let (tx, rx) = mpsc::channel(8);
@@ -148,7 +149,7 @@ impl LadderService for Service {
         &self,
         request: Request<v1::CancelRequest>,
     ) -> Result<Response<v1::CancelResponse>, Status> {
-        let player = self.auth.player(request.metadata()).await?;
+        let player = self.auth.caller(&request).await?;
         let was_queued = self.ladder.cancel(player.id).await?;
         Ok(Response::new(v1::CancelResponse { was_queued }))
     }
@@ -157,7 +158,7 @@ impl LadderService for Service {
         &self,
         request: Request<v1::LeaderboardRequest>,
     ) -> Result<Response<v1::LeaderboardResponse>, Status> {
-        self.auth.player(request.metadata()).await?;
+        self.auth.caller(&request).await?;
         let request = request.into_inner();
         let players = category(request.players, "players")?;
         let limit = crate::wire::page_size(request.page_size)?;
@@ -199,7 +200,7 @@ impl LadderService for Service {
         &self,
         request: Request<v1::GetPlayerRequest>,
     ) -> Result<Response<v1::GetPlayerResponse>, Status> {
-        self.auth.player(request.metadata()).await?;
+        self.auth.caller(&request).await?;
         let player_id = request.into_inner().player_id;
         let found = self
             .store

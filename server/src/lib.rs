@@ -20,6 +20,7 @@ pub mod games;
 pub mod ladder;
 pub mod ladder_service;
 pub mod metrics;
+pub mod quota;
 pub mod rating;
 pub mod service;
 pub mod shutdown;
@@ -141,6 +142,7 @@ pub struct Options {
     /// How long the ladder holds back pairing players who just played each other, in case
     /// someone else turns up.
     pub ladder_rematch_grace: Duration,
+    pub quotas: quota::QuotaOptions,
 }
 
 impl Default for Options {
@@ -150,6 +152,7 @@ impl Default for Options {
             actor: ActorOptions::default(),
             ladder_turn_secs: 30,
             ladder_rematch_grace: Duration::from_secs(5),
+            quotas: quota::QuotaOptions::default(),
         }
     }
 }
@@ -214,9 +217,17 @@ pub async fn run(
         options.ladder_rematch_grace,
         stopping.clone(),
     );
-    let ladder_service =
-        ladder_service::Service::new(store.clone(), ladder, options.keep_alive, stopping.clone());
-    let service = service::Service::new(store, games.clone(), options.keep_alive, stopping);
+    // One authenticator: the services share its token cache and the quotas.
+    let auth =
+        auth::Authenticator::new(store.clone(), Arc::new(quota::Quotas::new(options.quotas)));
+    let ladder_service = ladder_service::Service::new(
+        store.clone(),
+        auth.clone(),
+        ladder,
+        options.keep_alive,
+        stopping.clone(),
+    );
+    let service = service::Service::new(store, auth, games.clone(), options.keep_alive, stopping);
 
     let (health_reporter, health) = tonic_health::server::health_reporter();
     // The empty service name reports the server as a whole.

@@ -36,12 +36,13 @@ pub struct Service {
 impl Service {
     pub fn new(
         store: Arc<dyn Store>,
+        auth: Authenticator,
         games: Arc<Games>,
         keep_alive: Duration,
         stopping: signal::Receiver<bool>,
     ) -> Service {
         Service {
-            auth: Authenticator::new(store.clone()),
+            auth,
             store,
             games,
             keep_alive,
@@ -51,7 +52,7 @@ impl Service {
 
     /// Who calls, also noted on the call's span.
     async fn caller<T>(&self, request: &Request<T>) -> Result<PlayerInfo, ApiError> {
-        let player = self.auth.player(request.metadata()).await?;
+        let player = self.auth.caller(request).await?;
         tracing::Span::current().record("player", player.id.as_str());
         Ok(player)
     }
@@ -163,6 +164,7 @@ impl GameService for Service {
     ) -> RpcResult<v1::RegisterResponse> {
         reply(
             async {
+                self.auth.registration(&request)?;
                 let request = request.into_inner();
                 let player = PlayerInfo {
                     id: uuid::Uuid::new_v4().to_string(),

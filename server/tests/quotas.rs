@@ -1,0 +1,171 @@
+//! Quotas through real gRPC: a client that floods the server is throttled with
+//! RESOURCE_EXHAUSTED, RetryInfo and QuotaFailure, and the other players' game goes on,
+//! never throttled, at its usual pace.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+use theboss::v1;
+use theboss_engine::GameRng;
+use theboss_server::quota::QuotaOptions;
+use theboss_server::testing::TestServer;
+use theboss_server::{ActorOptions, Options};
+use tonic::Code;
+use tonic_types::StatusExt;
+
+fn options() -> Options {
+    Options {
+        quotas: QuotaOptions {
+            calls_per_sec: 50,
+            call_burst: 100,
+            registrations_per_min: 60,
+            registration_burst: 5,
+        },
+        actor: ActorOptions::default(),
+        ..Options::default()
+    }
+}
+
+/// A status over its quota, and the subject the server named.
+fn throttled(status: &tonic::Status) -> String {
+    assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+    let retry = status.get_details_retry_info().expect("RetryInfo");
+    let wait = retry.retry_delay.expect("a delay");
+    assert!(
+        wait > Duration::ZERO && wait <= Duration::from_secs(60),
+        "{wait:?}"
+    );
+    let failure = status.get_details_quota_failure().expect("QuotaFailure");
+    failure.violations[0].subject.clone()
+}
+
+/// Plays `turns` turns at a steady pace (one every `pace`); returns each turn's time.
+async fn paced_turns(
+    game_id: &str,
+    players: &[theboss_client::Session],
+    rng: &mut GameRng,
+    turns: usize,
+    pace: Duration,
+) -> Vec<Duration> {
+    let mut times = Vec::new();
+    for _ in 0..turns {
+        let started = Instant::now();
+        assert!(play_one(game_id, players, rng).await, "the game goes on");
+        times.push(started.elapsed());
+        tokio::time::sleep(pace.saturating_sub(started.elapsed())).await;
+    }
+    times
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+#[tokio::test]
+async fn a_flooding_client_is_throttled_and_the_others_play_on() {
+    let server = TestServer::sqlite_with(options()).await;
+    let (game_id, players) = seated_game(&server, 2, 61).await;
+    let mut rng = GameRng::from_seed(61);
+    let pace = Duration::from_millis(60);
+    let before = median(paced_turns(&game_id, &players, &mut rng, 8, pace).await);
+
+    // A third player floods GetView from many tasks at once, without backing off.
+    let flooder = player(&server, "Flood").await;
+    let flood = {
+        let (flooder, game_id) = (flooder.clone(), game_id.clone());
+        tokio::spawn(async move {
+            let mut tasks = tokio::task::JoinSet::new();
+            for _ in 0..8 {
+                let (flooder, game_id) = (flooder.clone(), game_id.clone());
+                tasks.spawn(async move {
+                    let mut refused = Vec::new();
+                    for _ in 0..150 {
+                        let request = flooder.request(v1::GetViewRequest {
+                            game_id: game_id.clone(),
+                        });
+                        if let Err(status) = flooder.game_client().get_view(request).await {
+                            refused.push(status);
+                        }
+                    }
+                    refused
+                });
+            }
+            tasks.join_all().await.concat()
+        })
+    };
+    let during = paced_turns(&game_id, &players, &mut rng, 8, pace).await;
+    let refused = flood.await.unwrap();
+    assert!(
+        refused.len() > 500,
+        "1,200 calls at once, a burst of 100 and 50 a second: most refused ({})",
+        refused.len()
+    );
+    for status in &refused {
+        assert_eq!(throttled(status), format!("player:{}", flooder.player_id()));
+    }
+    let during = median(during);
+    assert!(
+        during < before * 5 + Duration::from_millis(50),
+        "the others' turns keep their pace: median {before:?} before the flood, {during:?} during it"
+    );
+
+    // Registrations and calls without a valid token count against the address.
+    let mut client = players[0].game_client();
+    let mut registered = 0;
+    let subject = loop {
+        let answer = client
+            .register(v1::RegisterRequest {
+                display_name: format!("Sybil {registered}"),
+                is_bot: true,
+            })
+            .await;
+        match answer {
+            Ok(_) => registered += 1,
+            Err(status) => break throttled(&status),
+        }
+        assert!(registered <= 10, "registrations are limited");
+    };
+    assert_eq!(subject, "peer:127.0.0.1");
+    let mut guess = tonic::Request::new(v1::ListGamesRequest::default());
+    guess
+        .metadata_mut()
+        .insert("authorization", "Bearer tb_guess".parse().unwrap());
+    let status = client.list_games(guess).await.unwrap_err();
+    assert_eq!(throttled(&status), "peer:127.0.0.1");
+    // The seated players are not the address's registrations: they play on.
+    paced_turns(&game_id, &players, &mut rng, 4, pace).await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_client_library_backs_off_as_the_server_asks() {
+    let server = TestServer::sqlite_with(Options {
+        quotas: QuotaOptions {
+            calls_per_sec: 20,
+            call_burst: 5,
+            ..QuotaOptions::unlimited()
+        },
+        ..Options::default()
+    })
+    .await;
+    let (game_id, players) = seated_game(&server, 2, 62).await;
+    // Forty views at once: the burst, then the rest at 20 a second, none failing.
+    let started = Instant::now();
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..40 {
+        let (p, game_id) = (players[0].clone(), game_id.clone());
+        tasks.spawn(async move { p.view(&game_id).await });
+    }
+    for view in tasks.join_all().await {
+        view.expect("a throttled call is tried again after RetryInfo's delay");
+    }
+    assert!(
+        started.elapsed() >= Duration::from_millis(1500),
+        "35 calls over the burst at 20 a second take 1.75 s: {:?}",
+        started.elapsed()
+    );
+    server.stop().await;
+}
