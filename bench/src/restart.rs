@@ -48,6 +48,7 @@ pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, V
             created_at: 0,
             ladder: false,
             series: None,
+            seed_salt: Some(theboss_server::domain::new_seed_salt()),
         };
         let mut table = TableState::new(&record.settings);
         let mut actions = Vec::new();

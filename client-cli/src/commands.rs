@@ -312,6 +312,36 @@ pub async fn watch(
 
 /// `boss replay GAME`: a finished game step by step, everything revealed. `step` is called
 /// before each turn and may stop the replay by returning false.
+/// Checks the revealed seed and salt against the commitment the game's views showed, and
+/// says so; a mismatch is an error: the seed is not the one the server committed to.
+async fn verify_shuffle(
+    session: &Session,
+    game_id: &str,
+    history: &v1::GetHistoryResponse,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    use theboss::fairness::{Verdict, verify};
+    let commitment = session.view(game_id).await?.seed_commitment;
+    match verify(&commitment, history.seed, history.seed_salt.as_deref()) {
+        Verdict::Verified => writeln!(
+            out,
+            "Shuffle verified: SHA-256(\"theboss-seed-v1:{}:{}\") is {commitment}, the commitment every view showed from the game's creation.",
+            history.seed_salt.as_deref().unwrap_or_default(),
+            history.seed.unwrap_or_default(),
+        )?,
+        Verdict::Mismatch { expected, found } => {
+            return Err(CommandError::Usage(format!(
+                "the shuffle does NOT verify: the views showed the commitment {expected}, the revealed seed and salt hash to {found}"
+            )));
+        }
+        Verdict::Unavailable => writeln!(
+            out,
+            "No shuffle commitment to verify: the game was created before commitments existed."
+        )?,
+    }
+    Ok(())
+}
+
 pub async fn replay(
     session: &Session,
     game_id: &str,
@@ -323,6 +353,7 @@ pub async fn replay(
     let seed = history
         .seed
         .ok_or_else(|| CommandError::Usage("only finished games can be replayed".into()))?;
+    verify_shuffle(session, game_id, &history, out).await?;
     let mut names: Vec<String> = Vec::new();
     let mut config = None;
     let mut turns = Vec::new();

@@ -127,6 +127,11 @@ async fn a_scripted_game_against_bots_then_list_status_watch_and_replay() {
     let text = String::from_utf8(out).unwrap();
     assert!(steps > 60, "{steps} steps");
     assert!(text.contains("face down: "), "everything is revealed");
+    assert!(
+        text.starts_with("Shuffle verified: SHA-256(\"theboss-seed-v1:"),
+        "the replay checks the seed against the views' commitment first: {}",
+        text.lines().next().unwrap_or_default()
+    );
     assert!(text.contains("hand of Tester"));
     for line in &script {
         assert!(text.contains(&format!("Tester plays: {line}")), "{line}");

@@ -942,6 +942,7 @@ pub(crate) mod fixtures {
             created_at: 0,
             ladder: false,
             series: None,
+            seed_salt: None,
         };
         store.create_game(&record).await.unwrap();
         let game = spawn(
@@ -981,6 +982,7 @@ mod tests {
             created_at: long_ago,
             ladder: false,
             series: None,
+            seed_salt: None,
         };
         store.create_game(&record).await.unwrap();
         let actions: Vec<StoredAction> = players

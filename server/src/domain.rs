@@ -233,6 +233,16 @@ pub struct GameRecord {
     pub ladder: bool,
     /// Set for the games of a duplicate series.
     pub series: Option<SeriesRef>,
+    /// The secret that, with the seed, makes the commitment every view shows (see
+    /// `theboss::fairness`); None for games stored before commitments existed.
+    pub seed_salt: Option<String>,
+}
+
+/// A new game's seed salt: 256 random bits, in hex.
+pub fn new_seed_salt() -> String {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).expect("the OS random source works");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A game's place in a duplicate series: the same seed once per seat rotation.

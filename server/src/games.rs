@@ -346,6 +346,7 @@ mod tests {
             created_at: now_micros(),
             ladder: false,
             series: None,
+            seed_salt: None,
         };
         let handle = games.create(record).await.unwrap();
         for (seat, p) in players.iter().enumerate() {

@@ -476,6 +476,7 @@ impl Matchmaker {
             created_at: now_micros(),
             ladder: true,
             series,
+            seed_salt: Some(crate::domain::new_seed_salt()),
         };
         let game_id = record.id.clone();
         let handle = self.games.create(record).await?;

@@ -207,6 +207,7 @@ impl GameService for Service {
                     created_at: now_micros(),
                     ladder: false,
                     series: None,
+                    seed_salt: Some(crate::domain::new_seed_salt()),
                 };
                 let game_id = record.id.clone();
                 tracing::Span::current().record("game", game_id.as_str());

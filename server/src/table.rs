@@ -292,6 +292,7 @@ mod tests {
             created_at: 0,
             ladder: false,
             series: None,
+            seed_salt: None,
         }
     }
 

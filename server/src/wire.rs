@@ -197,6 +197,11 @@ pub fn table_view(
         },
     };
     view.game_id = record.id.clone();
+    view.seed_commitment = record
+        .seed_salt
+        .as_deref()
+        .map(|salt| theboss::fairness::seed_commitment(record.seed, salt))
+        .unwrap_or_default();
     view.status = status_to_wire(state.status) as i32;
     view.settings = Some(settings_to_wire(&record.settings));
     view.seq = seq;
@@ -333,6 +338,7 @@ pub fn history_response(history: &History, player_id: &str) -> v1::GetHistoryRes
     v1::GetHistoryResponse {
         entries,
         seed: over.then_some(latest.record.seed),
+        seed_salt: latest.record.seed_salt.clone().filter(|_| over),
     }
 }
 

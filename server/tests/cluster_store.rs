@@ -98,6 +98,7 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         created_at: 0,
         ladder: false,
         series: None,
+        seed_salt: None,
     };
     // A creates the game: A runs it.
     a.create_game(&record).await.unwrap();

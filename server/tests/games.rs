@@ -702,3 +702,49 @@ async fn the_catalogue_lists_every_card_of_the_cities_in_play() {
     );
     server.stop().await;
 }
+
+/// Provable shuffles: every view, from the game's creation, shows one commitment to the
+/// seed; the salt stays secret while the game runs; the finished game's history reveals
+/// seed and salt, and they hash to the commitment.
+#[tokio::test]
+async fn a_finished_games_seed_matches_the_commitment_its_views_showed() {
+    let server = TestServer::sqlite().await;
+    let creator = player(&server, "Creator").await;
+    let game_id = create(&creator, settings(2), None).await;
+    let commitment = view(&creator, &game_id).await.seed_commitment;
+    assert_eq!(commitment.len(), 64, "a SHA-256 in hex, before anyone sits");
+    let second = player(&server, "Second").await;
+    creator.join(&game_id, Some(0)).await.unwrap();
+    second.join(&game_id, Some(1)).await.unwrap();
+    let players = [creator, second];
+    let running = history(&players[0], &game_id).await;
+    assert_eq!(
+        (running.seed, running.seed_salt),
+        (None, None),
+        "secret while it runs"
+    );
+    let stream = collect(&players[1], &game_id, Some(0));
+    play_to_end(&game_id, &players, 71).await;
+    for message in stream.await.unwrap() {
+        let view = match message {
+            Message::Snapshot(view) => Some(view),
+            Message::Update(update) => update.view,
+            Message::KeepAlive(_) => None,
+        };
+        if let Some(view) = view {
+            assert_eq!(view.seed_commitment, commitment, "the same in every view");
+        }
+    }
+    let finished = history(&players[0], &game_id).await;
+    let salt = finished.seed_salt.clone().expect("revealed at the end");
+    assert_eq!(
+        theboss::fairness::verify(&commitment, finished.seed, Some(&salt)),
+        theboss::fairness::Verdict::Verified
+    );
+    // Another seed would not match: the commitment binds it.
+    assert_ne!(
+        theboss::fairness::verify(&commitment, finished.seed.map(|s| s ^ 1), Some(&salt)),
+        theboss::fairness::Verdict::Verified
+    );
+    server.stop().await;
+}

@@ -33,6 +33,7 @@ fn game(n: u32, created_by: &str, visibility: Visibility) -> GameRecord {
         created_at: 2_000 + i64::from(n),
         ladder: false,
         series: None,
+        seed_salt: Some(format!("{n:064x}")),
     }
 }
 

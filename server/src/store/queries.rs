@@ -6,10 +6,10 @@ pub(super) const INSERT_PLAYER: &str = "INSERT INTO players (id, display_name, i
 pub(super) const PLAYER_BY_TOKEN: &str =
     "SELECT id, display_name, is_bot FROM players WHERE token_hash = $1";
 pub(super) const INSERT_GAME: &str = "INSERT INTO games (id, players, cities, seed, turn_time_limit, visibility, ladder, \
-     status, winners, created_by, created_at, series_id, series_index, rules_version, owner) \
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '', $9, $10, $11, $12, $13, $14)";
+     status, winners, created_by, created_at, series_id, series_index, rules_version, owner, seed_salt) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, '', $9, $10, $11, $12, $13, $14, $15)";
 pub(super) const GAME_COLUMNS: &str = "g.ord, g.id, g.players, g.cities, g.seed, g.turn_time_limit, g.visibility, \
-     g.ladder, g.status, g.winners, g.created_by, g.created_at, g.series_id, g.series_index, g.money, \
+     g.ladder, g.status, g.winners, g.created_by, g.created_at, g.series_id, g.series_index, g.seed_salt, \
      g.rules_version";
 pub(super) const INSERT_ACTION: &str = "INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7)";

@@ -23,7 +23,7 @@ pub(super) type GameRow = (
     i64,
     Option<String>,
     Option<i64>,
-    String,
+    Option<String>,
     i64,
 );
 pub(super) type ActionRow = (i64, Option<String>, Option<String>, i32, String, i64);
@@ -126,7 +126,7 @@ pub(super) fn game_from_row(
         created_at,
         series_id,
         series_index,
-        _money,
+        seed_salt,
         rules_version,
     ) = row;
     let cities = numbers_from_text(&cities)?
@@ -165,6 +165,7 @@ pub(super) fn game_from_row(
             }),
             _ => None,
         },
+        seed_salt,
     };
     Ok((ord, record, status, winners))
 }

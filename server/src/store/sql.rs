@@ -66,6 +66,7 @@ macro_rules! sql_store {
                         .bind(game.series.as_ref().map(|s| i64::from(s.index)))
                         .bind(i64::from(game.settings.rules().number()))
                         .bind(self.owner_id())
+                        .bind(&game.seed_salt)
                         .execute(&self.pool)
                         .await?;
                     Ok(())
@@ -271,6 +272,7 @@ macro_rules! sql_store {
                             .bind(game.series.as_ref().map(|s| i64::from(s.index)))
                         .bind(i64::from(game.settings.rules().number()))
                         .bind(self.owner_id())
+                        .bind(&game.seed_salt)
                             .execute(&mut *tx)
                             .await?;
                         let mut seats = std::collections::BTreeMap::new();
