@@ -89,6 +89,11 @@ pub struct Config {
     /// Registrations one address may make at once before the per-minute rate applies.
     #[arg(long, default_value_t = crate::quota::QuotaOptions::default().registration_burst)]
     pub quota_registration_burst: u32,
+    /// Origins (e.g. `https://play.example.com`) whose pages may call the service with
+    /// gRPC-Web, comma-separated; unset: any origin (tokens are sent as headers, never as
+    /// cookies, so another origin's page cannot act for a player without its token).
+    #[arg(long, env = "THEBOSS_CORS_ORIGINS", value_delimiter = ',')]
+    pub cors_origins: Vec<String>,
     /// Serve Prometheus metrics at `http://ADDR/metrics` (off unless given).
     #[arg(long, env = "THEBOSS_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
@@ -114,6 +119,7 @@ impl Config {
         crate::Options {
             keep_alive: Duration::from_secs(self.keep_alive_secs),
             ladder_turn_secs: self.ladder_turn_secs,
+            cors_origins: self.cors_origins.clone(),
             quotas: crate::quota::QuotaOptions {
                 calls_per_sec: self.quota_calls_per_sec,
                 call_burst: self.quota_call_burst,

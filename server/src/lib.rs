@@ -28,6 +28,7 @@ pub mod store;
 pub mod table;
 pub mod testing;
 pub mod watch;
+pub mod web;
 pub mod wire;
 
 use std::future::Future;
@@ -66,6 +67,8 @@ pub enum ServerError {
     },
     #[error(transparent)]
     Metrics(#[from] metrics::MetricsError),
+    #[error("--cors-origins: {0:?} is not an origin")]
+    Origin(String),
     #[error("cannot join the service: {0}")]
     Cluster(StoreError),
     #[error(
@@ -143,6 +146,8 @@ pub struct Options {
     /// someone else turns up.
     pub ladder_rematch_grace: Duration,
     pub quotas: quota::QuotaOptions,
+    /// Origins whose pages may call the service with gRPC-Web; empty: any origin.
+    pub cors_origins: Vec<String>,
 }
 
 impl Default for Options {
@@ -153,6 +158,7 @@ impl Default for Options {
             ladder_turn_secs: 30,
             ladder_rematch_grace: Duration::from_secs(5),
             quotas: quota::QuotaOptions::default(),
+            cors_origins: Vec::new(),
         }
     }
 }
@@ -262,6 +268,10 @@ pub async fn run(
         let _ = stop.send(true);
     };
     Server::builder()
+        // Browsers speak gRPC-Web over HTTP/1.1 (or 2), from pages of other origins.
+        .accept_http1(true)
+        .layer(web::cors(&options.cors_origins)?)
+        .layer(tonic_web::GrpcWebLayer::new())
         .layer(metrics::RpcMetricsLayer)
         .add_service(health)
         .add_service(reflection_v1)
