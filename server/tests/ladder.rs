@@ -151,8 +151,12 @@ async fn a_finished_ladder_game_rates_its_players() {
                 .iter()
                 .all(|r| r.games == 1 && r.sigma < 25.0 / 3.0)
         );
+        // One entry per game and category, as the contract says: 2-player and overall.
         assert_eq!(me.history.len(), 2);
         assert!(me.history.iter().all(|h| h.game_id == m.game_id));
+        let mut categories: Vec<u32> = me.history.iter().map(|h| h.players).collect();
+        categories.sort();
+        assert_eq!(categories, [0, 2]);
     }
     server.stop().await;
 }
