@@ -152,16 +152,7 @@ pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<So
             ladder_games: now.ladder_games,
         };
         committed = now.actions;
-        eprintln!(
-            "soak: {:>5.1} min  RSS {:>6.1} MiB  streams {:>4}  actors {:>4}  {:>6.0} actions/s  load p99 {}  ladder games {}",
-            row.at.as_secs_f64() / 60.0,
-            mib(row.rss),
-            row.streams,
-            row.actors,
-            row.actions_per_sec,
-            Ms(row.load_p99),
-            row.ladder_games
-        );
+        eprintln!("soak: {row}");
         if now.failures > 0.0 {
             errors.lock().unwrap().push(format!(
                 "{} store errors or INTERNAL/UNKNOWN answers (see /metrics)",
@@ -224,6 +215,23 @@ pub fn mib(bytes: u64) -> f64 {
     bytes as f64 / f64::from(1 << 20)
 }
 
+/// One line of the table (also the progress line).
+impl std::fmt::Display for Row {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "| {:.1} | {:.1} | {} | {} | {:.0} | {} | {} |",
+            self.at.as_secs_f64() / 60.0,
+            mib(self.rss),
+            self.streams,
+            self.actors,
+            self.actions_per_sec,
+            Ms(self.load_p99),
+            self.ladder_games
+        )
+    }
+}
+
 impl std::fmt::Display for Soak {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
@@ -232,17 +240,7 @@ impl std::fmt::Display for Soak {
         )?;
         writeln!(f, "|---|---|---|---|---|---|---|")?;
         for row in &self.rows {
-            writeln!(
-                f,
-                "| {:.0} | {:.1} | {} | {} | {:.0} | {} | {} |",
-                row.at.as_secs_f64() / 60.0,
-                mib(row.rss),
-                row.streams,
-                row.actors,
-                row.actions_per_sec,
-                Ms(row.load_p99),
-                row.ladder_games
-            )?;
+            writeln!(f, "{row}")?;
         }
         writeln!(f)?;
         writeln!(

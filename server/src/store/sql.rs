@@ -9,6 +9,31 @@
 /// constants `BEGIN_WRITE` and `LOCK_ROW`.
 macro_rules! sql_store {
     ($store:ty, $db:ty) => {
+        impl $store {
+            /// The statement that records a new game (owned by this replica, if it is one).
+            fn insert_game<'q>(
+                &self,
+                game: &'q $crate::domain::GameRecord,
+            ) -> sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments> {
+                sqlx::query(queries::INSERT_GAME)
+                    .bind(&game.id)
+                    .bind(i64::from(game.settings.players()))
+                    .bind(rows::cities_to_text(&game.settings.cities()))
+                    .bind(rows::seed_to_column(game.seed))
+                    .bind(i64::from(game.settings.turn_time_limit_secs()))
+                    .bind(game.settings.visibility().as_str())
+                    .bind(game.ladder)
+                    .bind($crate::domain::Status::Open.as_str())
+                    .bind(&game.created_by)
+                    .bind(game.created_at)
+                    .bind(game.series.as_ref().map(|s| s.id.clone()))
+                    .bind(game.series.as_ref().map(|s| i64::from(s.index)))
+                    .bind(i64::from(game.settings.rules().number()))
+                    .bind(self.owner_id())
+                    .bind(&game.seed_salt)
+            }
+        }
+
         #[async_trait::async_trait]
         impl $crate::store::Store for $store {
             #[tracing::instrument(name = "store", level = "debug", skip_all, fields(op = "create_player", player = %new.player.id))]
@@ -51,22 +76,7 @@ macro_rules! sql_store {
                 game: &$crate::domain::GameRecord,
             ) -> Result<(), $crate::store::StoreError> {
                 $crate::metrics::store_call("create_game", async move {
-                    sqlx::query(queries::INSERT_GAME)
-                        .bind(&game.id)
-                        .bind(i64::from(game.settings.players()))
-                        .bind(rows::cities_to_text(&game.settings.cities()))
-                        .bind(rows::seed_to_column(game.seed))
-                        .bind(i64::from(game.settings.turn_time_limit_secs()))
-                        .bind(game.settings.visibility().as_str())
-                        .bind(game.ladder)
-                        .bind($crate::domain::Status::Open.as_str())
-                        .bind(&game.created_by)
-                        .bind(game.created_at)
-                        .bind(game.series.as_ref().map(|s| s.id.clone()))
-                        .bind(game.series.as_ref().map(|s| i64::from(s.index)))
-                        .bind(i64::from(game.settings.rules().number()))
-                        .bind(self.owner_id())
-                        .bind(&game.seed_salt)
+                    self.insert_game(game)
                         .execute(&self.pool)
                         .await?;
                     Ok(())
@@ -257,22 +267,7 @@ macro_rules! sql_store {
                     let mut tx = self.pool.begin_with(<$store>::BEGIN_WRITE).await?;
                     for (stored, effects) in games {
                         let game = &stored.record;
-                        sqlx::query(queries::INSERT_GAME)
-                            .bind(&game.id)
-                            .bind(i64::from(game.settings.players()))
-                            .bind(rows::cities_to_text(&game.settings.cities()))
-                            .bind(rows::seed_to_column(game.seed))
-                            .bind(i64::from(game.settings.turn_time_limit_secs()))
-                            .bind(game.settings.visibility().as_str())
-                            .bind(game.ladder)
-                            .bind($crate::domain::Status::Open.as_str())
-                            .bind(&game.created_by)
-                            .bind(game.created_at)
-                            .bind(game.series.as_ref().map(|s| s.id.clone()))
-                            .bind(game.series.as_ref().map(|s| i64::from(s.index)))
-                        .bind(i64::from(game.settings.rules().number()))
-                        .bind(self.owner_id())
-                        .bind(&game.seed_salt)
+                        self.insert_game(game)
                             .execute(&mut *tx)
                             .await?;
                         let mut seats = std::collections::BTreeMap::new();

@@ -188,6 +188,7 @@ pub fn assert_code(
 pub fn engine_part(view: &v1::GameView) -> v1::GameView {
     let mut view = view.clone();
     view.game_id.clear();
+    view.seed_commitment.clear();
     view.status = 0;
     view.settings = None;
     view.seq = 0;
