@@ -29,8 +29,6 @@ pub struct Child {
     pub url: String,
     /// When the process was started.
     pub started: Instant,
-    /// Its log lines after the one that said where it serves.
-    lines: mpsc::UnboundedReceiver<String>,
 }
 
 /// Starts `theboss-bench <args>` and waits until it logs the address it serves on.
@@ -70,7 +68,6 @@ pub async fn spawn(args: &[String], wait: Duration) -> anyhow::Result<Child> {
             process,
             url: format!("http://{addr}"),
             started,
-            lines,
         }),
         Ok(None) => bail!("the child process exited before serving"),
         Err(_) => bail!("the child process did not serve within {wait:?}"),
@@ -108,21 +105,6 @@ impl Child {
     /// SIGKILL, and wait for the process to be gone.
     pub async fn kill(mut self) {
         let _ = self.process.kill().await;
-    }
-
-    /// Waits for a log line containing `needle`; returns the line.
-    pub async fn line_containing(&mut self, needle: &str, wait: Duration) -> Option<String> {
-        tokio::time::timeout(wait, async {
-            while let Some(line) = self.lines.recv().await {
-                if line.contains(needle) {
-                    return Some(line);
-                }
-            }
-            None
-        })
-        .await
-        .ok()
-        .flatten()
     }
 
     /// SIGTERM, then SIGKILL if it has not exited within ten seconds.

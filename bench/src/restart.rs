@@ -11,6 +11,9 @@ use theboss_server::domain::{GameRecord, PlayerInfo, Settings, Status, Visibilit
 use theboss_server::store::{self, Effects, NewPlayer, StoredAction, StoredGame};
 use theboss_server::table::{Action, TableState};
 
+use theboss_server::metrics::sample_value;
+use theboss_server::testing::scrape_metrics;
+
 use crate::child;
 
 const PLAYERS: usize = 4;
@@ -124,6 +127,11 @@ pub async fn measure(
     credentials: Credentials,
     ids: &[String],
 ) -> anyhow::Result<Restart> {
+    let metrics = {
+        let probe = std::net::TcpListener::bind("127.0.0.1:0")?;
+        probe.local_addr()?
+    };
+    let metrics_at = metrics.to_string();
     let args = [
         "serve",
         "--listen",
@@ -132,13 +140,15 @@ pub async fn measure(
         url,
         "--log",
         "info",
+        "--metrics-listen",
+        &metrics_at,
         child::UNLIMITED_QUOTAS[0],
         child::UNLIMITED_QUOTAS[1],
         child::UNLIMITED_QUOTAS[2],
         child::UNLIMITED_QUOTAS[3],
     ]
     .map(String::from);
-    let mut server = child::spawn(&args, Duration::from_secs(600)).await?;
+    let server = child::spawn(&args, Duration::from_secs(600)).await?;
     let connection = Connection::connect(&server.url).await?;
     let session = connection.session(credentials);
     // A spread of games: the first, the last, and every hundredth between.
@@ -160,10 +170,23 @@ pub async fn measure(
         first_answer.get_or_insert_with(|| server.started.elapsed());
     }
     let sample_answered = server.started.elapsed();
-    server
-        .line_containing("unfinished games restored", Duration::from_secs(600))
-        .await
-        .ok_or_else(|| anyhow::anyhow!("the server never said its games were restored"))?;
+    // Every game live: as many games run by the server as were stored, by its own count
+    // (restored in bulk by one process, or claimed in batches by a replica).
+    let owned = tokio::time::timeout(Duration::from_secs(600), async {
+        loop {
+            let scrape = scrape_metrics(metrics).await?;
+            if sample_value(&scrape, "theboss_games_owned", &[]) >= ids.len() as f64 {
+                return Ok::<_, std::io::Error>(());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    anyhow::ensure!(
+        matches!(owned, Ok(Ok(()))),
+        "the server never ran all {} games",
+        ids.len()
+    );
     let all_live = server.started.elapsed();
     let rss = server.rss().unwrap_or(0);
     server.stop().await;
