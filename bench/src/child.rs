@@ -24,6 +24,21 @@ pub const UNLIMITED_QUOTAS: [&str; 4] = [
     "0",
 ];
 
+/// Starts a game server (`theboss-bench serve`, the same code as `theboss-server`) on a
+/// free port of 127.0.0.1 over the database at `url`, with `flags`.
+pub async fn server(url: &str, flags: &[&str], wait: Duration) -> anyhow::Result<Child> {
+    let mut args: Vec<String> = ["serve", "--listen", "127.0.0.1:0", "--database-url", url]
+        .map(String::from)
+        .to_vec();
+    args.extend(flags.iter().map(|s| s.to_string()));
+    spawn(&args, wait).await
+}
+
+/// A free address on 127.0.0.1, for a child's metrics endpoint.
+pub fn free_addr() -> std::io::Result<std::net::SocketAddr> {
+    std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()
+}
+
 pub struct Child {
     process: tokio::process::Child,
     pub url: String,

@@ -188,12 +188,7 @@ async fn database(backend: Backend, args: &RunArgs) -> anyhow::Result<Database> 
 }
 
 async fn server(url: &str, extra: &[&str]) -> anyhow::Result<child::Child> {
-    let mut args: Vec<String> = ["serve", "--listen", "127.0.0.1:0", "--database-url", url]
-        .map(String::from)
-        .to_vec();
-
-    args.extend(extra.iter().map(|s| s.to_string()));
-    child::spawn(&args, Duration::from_secs(600)).await
+    child::server(url, extra, Duration::from_secs(600)).await
 }
 
 async fn soak(args: SoakArgs) -> anyhow::Result<()> {

@@ -25,23 +25,10 @@ pub struct Scale {
 async fn replicas(url: &str, n: usize, lease_secs: u64) -> anyhow::Result<Vec<Child>> {
     let mut replicas = Vec::with_capacity(n);
     for _ in 0..n {
-        let args = [
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--database-url",
-            url,
-            "--lease-secs",
-            &lease_secs.to_string(),
-            "--log",
-            "warn,theboss_server=info",
-            child::UNLIMITED_QUOTAS[0],
-            child::UNLIMITED_QUOTAS[1],
-            child::UNLIMITED_QUOTAS[2],
-            child::UNLIMITED_QUOTAS[3],
-        ]
-        .map(String::from);
-        replicas.push(child::spawn(&args, Duration::from_secs(60)).await?);
+        let lease = lease_secs.to_string();
+        let mut flags = vec!["--lease-secs", &lease, "--log", "warn,theboss_server=info"];
+        flags.extend(child::UNLIMITED_QUOTAS);
+        replicas.push(child::server(url, &flags, Duration::from_secs(60)).await?);
     }
     Ok(replicas)
 }

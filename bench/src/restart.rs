@@ -127,28 +127,11 @@ pub async fn measure(
     credentials: Credentials,
     ids: &[String],
 ) -> anyhow::Result<Restart> {
-    let metrics = {
-        let probe = std::net::TcpListener::bind("127.0.0.1:0")?;
-        probe.local_addr()?
-    };
+    let metrics = child::free_addr()?;
     let metrics_at = metrics.to_string();
-    let args = [
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--database-url",
-        url,
-        "--log",
-        "info",
-        "--metrics-listen",
-        &metrics_at,
-        child::UNLIMITED_QUOTAS[0],
-        child::UNLIMITED_QUOTAS[1],
-        child::UNLIMITED_QUOTAS[2],
-        child::UNLIMITED_QUOTAS[3],
-    ]
-    .map(String::from);
-    let server = child::spawn(&args, Duration::from_secs(600)).await?;
+    let mut flags = vec!["--log", "info", "--metrics-listen", &metrics_at];
+    flags.extend(child::UNLIMITED_QUOTAS);
+    let server = child::server(url, &flags, Duration::from_secs(600)).await?;
     let connection = Connection::connect(&server.url).await?;
     let session = connection.session(credentials);
     // A spread of games: the first, the last, and every hundredth between.

@@ -64,10 +64,7 @@ impl Soak {
 type Latencies = Arc<Mutex<Vec<Duration>>>;
 
 pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<Soak> {
-    let metrics_at = {
-        let probe = std::net::TcpListener::bind("127.0.0.1:0")?;
-        probe.local_addr()?
-    };
+    let metrics_at = crate::child::free_addr()?;
     let metrics_addr = metrics_at.to_string();
     let mut flags = vec!["--metrics-listen", &metrics_addr];
     flags.extend(crate::child::UNLIMITED_REGISTRATIONS);
