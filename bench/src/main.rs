@@ -65,8 +65,9 @@ enum Part {
     Replicas,
 }
 
+/// Where PostgreSQL is: every measurement runs in a fresh schema of that database.
 #[derive(Debug, Args)]
-struct RunArgs {
+struct Postgres {
     /// The PostgreSQL database to run in (a fresh schema is made for each measurement).
     #[arg(
         long,
@@ -74,6 +75,12 @@ struct RunArgs {
         default_value = "postgres://postgres@127.0.0.1:5432/test"
     )]
     postgres_url: String,
+}
+
+#[derive(Debug, Args)]
+struct RunArgs {
+    #[command(flatten)]
+    postgres: Postgres,
     /// Which stores to measure.
     #[arg(
         long,
@@ -107,13 +114,8 @@ struct RunArgs {
 
 #[derive(Debug, Args)]
 struct SoakArgs {
-    /// The PostgreSQL database to run in (in a fresh schema).
-    #[arg(
-        long,
-        env = "DATABASE_URL_TEST",
-        default_value = "postgres://postgres@127.0.0.1:5432/test"
-    )]
-    postgres_url: String,
+    #[command(flatten)]
+    postgres: Postgres,
     /// How long, in minutes.
     #[arg(long, default_value_t = 30)]
     minutes: u64,
@@ -179,7 +181,7 @@ async fn database(backend: Backend, args: &RunArgs) -> anyhow::Result<Database> 
             })
         }
         Backend::Postgres => {
-            let url = PostgresStore::fresh_schema(&args.postgres_url, "theboss_bench_")
+            let url = PostgresStore::fresh_schema(&args.postgres.postgres_url, "theboss_bench_")
                 .await
                 .with_context(|| "PostgreSQL at --postgres-url (or DATABASE_URL_TEST)")?;
             Ok(Database { url, _dir: None })
@@ -196,7 +198,7 @@ async fn soak(args: SoakArgs) -> anyhow::Result<()> {
         .with_env_filter(EnvFilter::new("warn"))
         .with_writer(std::io::stderr)
         .init();
-    let url = PostgresStore::fresh_schema(&args.postgres_url, "theboss_soak_")
+    let url = PostgresStore::fresh_schema(&args.postgres.postgres_url, "theboss_soak_")
         .await
         .with_context(|| "PostgreSQL at --postgres-url (or DATABASE_URL_TEST)")?;
     let soak = soak::run(
