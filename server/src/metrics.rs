@@ -309,25 +309,31 @@ where
     }
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
-        let call = Call::new(request.uri().path());
+        // Without a recorder nothing is recorded: no labels to build either.
+        let call = RECORDER
+            .get()
+            .is_some_and(Result::is_ok)
+            .then(|| Call::new(request.uri().path()));
         let response = self.inner.call(request);
         Box::pin(async move {
             let response = match response.await {
                 Ok(response) => response,
                 Err(error) => {
-                    call.finish(Code::Unknown);
+                    if let Some(call) = call {
+                        call.finish(Code::Unknown);
+                    }
                     return Err(error);
                 }
             };
             let (parts, body) = response.into_parts();
             // A "trailers-only" answer (every error tonic returns) has its status in the
             // headers; any other has it in the trailers at the body's end.
-            let call = match grpc_status(&parts.headers) {
-                Some(code) => {
+            let call = match (call, grpc_status(&parts.headers)) {
+                (Some(call), Some(code)) => {
                     call.finish(code);
                     None
                 }
-                None => Some(call),
+                (call, _) => call,
             };
             Ok(http::Response::from_parts(parts, Observed { body, call }))
         })
