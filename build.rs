@@ -17,7 +17,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").ok_or("OUT_DIR is not set")?);
     std::fs::write(out.join("theboss_descriptor.bin"), fds.encode_to_vec())?;
     // Messages and clients first; then the servers, apart, on the messages generated first,
-    // with the codec that answers an undecodable request with INVALID_ARGUMENT.
+    // with the codec that answers an undecodable request with INVALID_ARGUMENT, and with the
+    // one response type servers send encoded ahead (`src/encoded.rs`): a game's update, made
+    // once for every stream of the same viewer.
     tonic_prost_build::configure()
         .build_server(false)
         .build_client(true)
@@ -28,6 +30,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .build_server(true)
         .build_client(false)
         .codec_path("crate::codec::ServerCodec")
+        .extern_path(
+            ".theboss.v1.WatchGameResponse",
+            "crate::encoded::WatchGameResponse",
+        )
         .extern_path(".theboss.v1", "crate::v1")
         .out_dir(&servers)
         .compile_fds(fds)?;

@@ -6,6 +6,7 @@
 
 pub mod codec;
 pub mod convert;
+pub mod encoded;
 pub mod fairness;
 
 pub mod v1 {

@@ -15,12 +15,25 @@ use tokio::sync::mpsc;
 /// stay as in production.
 pub const UNLIMITED_REGISTRATIONS: [&str; 2] = ["--quota-registrations-per-min", "0"];
 
-/// Server flags for the measurements of capacity: no quotas at all (the stream soak opens
-/// 10,000 streams as one spectator).
-pub const UNLIMITED_QUOTAS: [&str; 4] = [
+/// Server flags for the measurements of capacity: no quotas and no limits on what one client
+/// holds (the stream soak opens 10,000 streams as one spectator, from one address; the load
+/// multiplexes 400 players' streams on one connection).
+pub const UNLIMITED_QUOTAS: [&str; 16] = [
     "--quota-registrations-per-min",
     "0",
     "--quota-calls-per-sec",
+    "0",
+    "--max-connections",
+    "0",
+    "--max-connections-per-address",
+    "0",
+    "--max-streams-per-connection",
+    "0",
+    "--max-watch-streams-per-player",
+    "0",
+    "--max-spectators-per-game",
+    "0",
+    "--max-open-games-per-player",
     "0",
 ];
 
@@ -60,11 +73,26 @@ pub async fn spawn(args: &[String], wait: Duration) -> anyhow::Result<Child> {
         .context("start a child process")?;
     let stderr = process.stderr.take().context("the child's stderr")?;
     let (tx, mut lines) = mpsc::unbounded_channel::<String>();
+    // THEBOSS_BENCH_CHILD_LOG=path keeps the children's logs, to look into a run.
+    let mut kept = match std::env::var_os("THEBOSS_BENCH_CHILD_LOG") {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .context("THEBOSS_BENCH_CHILD_LOG")?,
+        ),
+        None => None,
+    };
     tokio::spawn(async move {
         let mut reader = BufReader::new(stderr).lines();
         // Read to the end even when nobody listens any more, so the child never blocks on
         // a full pipe.
         while let Ok(Some(line)) = reader.next_line().await {
+            if let Some(file) = kept.as_mut() {
+                use std::io::Write as _;
+                let _ = writeln!(file, "{line}");
+            }
             let _ = tx.send(line);
         }
     });

@@ -21,16 +21,32 @@ pub struct GameLatency {
 
 /// Plays 4-player games alone, one action at a time, until `actions` were measured.
 pub async fn one_game_at_a_time(url: &str, actions: usize) -> anyhow::Result<GameLatency> {
+    let seats = seats(url, "Alone", 4).await?;
+    play_measured(&seats, actions, None).await
+}
+
+/// Registers the players of a game.
+pub async fn seats(url: &str, name: &str, players: usize) -> anyhow::Result<Vec<Session>> {
     let connection = Connection::connect(url).await?;
     let mut seats = Vec::new();
-    for i in 0..4 {
-        seats.push(connection.register(&format!("Alone {i}"), true).await?);
+    for i in 0..players {
+        seats.push(connection.register(&format!("{name} {i}"), true).await?);
     }
+    Ok(seats)
+}
+
+/// Plays games of `seats`, one action at a time, until `actions` were measured; each game's
+/// id goes to `current` as it starts.
+pub async fn play_measured(
+    seats: &[Session],
+    actions: usize,
+    current: Option<&tokio::sync::watch::Sender<String>>,
+) -> anyhow::Result<GameLatency> {
     let (mut ack, mut streams) = (Vec::new(), Vec::new());
     let mut seed = 0;
     while ack.len() < actions {
         seed += 1;
-        play_one(&seats, seed, &mut ack, &mut streams).await?;
+        play_one(seats, seed, &mut ack, &mut streams, current).await?;
     }
     Ok(GameLatency {
         ack: Sample::new(ack),
@@ -43,6 +59,7 @@ async fn play_one(
     seed: u64,
     ack: &mut Vec<Duration>,
     streams: &mut Vec<Duration>,
+    current: Option<&tokio::sync::watch::Sender<String>>,
 ) -> anyhow::Result<()> {
     let settings = v1::GameSettings {
         players: seats.len() as u32,
@@ -52,6 +69,9 @@ async fn play_one(
     let game_id = seats[0].create_game(settings, Some(seed)).await?;
     for (i, s) in seats.iter().enumerate() {
         s.join(&game_id, Some(i as u32)).await?;
+    }
+    if let Some(current) = current {
+        current.send_replace(game_id.clone());
     }
     // Every seat's stream reports each view it receives, with when.
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, v1::GameView, Instant)>();

@@ -5,6 +5,7 @@
 //! `theboss-server`), so that what is measured crosses a real socket between processes.
 //! One command runs everything: `cargo run --release -p theboss-bench`.
 
+mod attack;
 mod child;
 mod latency;
 mod limits;
@@ -43,7 +44,7 @@ struct Cli {
 enum Command {
     /// Runs the game server (what `theboss-server` runs); used by the benchmark itself.
     #[command(hide = true)]
-    Serve(theboss_server::Config),
+    Serve(Box<theboss_server::Config>),
     /// The soak: a ladder of bots of every strategy and rounds of load-generator games
     /// against one server on PostgreSQL, sampled every period; fails on any error or on
     /// memory that keeps growing.
@@ -63,6 +64,8 @@ enum Part {
     Streams,
     Restart,
     Replicas,
+    /// The victim's latency under each attack of issue #19.
+    Attack,
 }
 
 /// Where PostgreSQL is: every measurement runs in a fresh schema of that database.
@@ -110,6 +113,17 @@ struct RunArgs {
     /// Replicas' lease in the failover measurement, in seconds (the server's default).
     #[arg(long, default_value_t = 5)]
     lease_secs: u64,
+    /// The victim's actions timed in each phase of the attacks.
+    #[arg(long, default_value_t = 400)]
+    attack_actions: usize,
+    /// Which attacks to run (all by default): enqueue flood, idle connections, watch flood,
+    /// token flood, table spam, huge requests.
+    #[arg(long, value_delimiter = ',')]
+    attacks: Vec<String>,
+    /// Attack a server already running at this URL (started with
+    /// `--quota-registrations-per-min 0`) instead of one the benchmark starts.
+    #[arg(long)]
+    attack_server: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -281,6 +295,26 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
         let db = database(Backend::Postgres, &args).await?;
         eprintln!("replicas: failover…");
         report.failover = Some(replicas::failover(&db.url, 10, args.lease_secs).await?);
+    }
+    if let (true, Some(url)) = (args.runs(Part::Attack), &args.attack_server) {
+        eprintln!("the victim alone, then under each attack, at {url}…");
+        let backend = args.backends.first().copied().unwrap_or(Backend::Sqlite);
+        report.attack = Some((
+            backend,
+            attack::under_attack(url, args.attack_actions, &args.attacks).await?,
+        ));
+    } else if args.runs(Part::Attack) {
+        let backend = args.backends.first().copied().unwrap_or(Backend::Sqlite);
+        let db = database(backend, &args).await?;
+        // Production limits and quotas; only the attackers' registrations, from few
+        // addresses, are not limited.
+        let server = server(&db.url, &child::UNLIMITED_REGISTRATIONS).await?;
+        eprintln!("{backend}: the victim alone, then under each attack…");
+        report.attack = Some((
+            backend,
+            attack::under_attack(&server.url, args.attack_actions, &args.attacks).await?,
+        ));
+        server.stop().await;
     }
     if args.runs(Part::Streams) {
         let db = database(Backend::Sqlite, &args).await?;

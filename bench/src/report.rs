@@ -7,6 +7,7 @@ use std::time::Duration;
 use clap::ValueEnum;
 use theboss_bot::load::LoadReport;
 
+use crate::attack::UnderAttack;
 use crate::latency::GameLatency;
 use crate::limits::{Commits, Echo};
 use crate::replicas::{Failover, Scale};
@@ -46,6 +47,7 @@ pub struct Report {
     pub stream_period: Duration,
     pub scales: Vec<Scale>,
     pub failover: Option<Failover>,
+    pub attack: Option<(Backend, UnderAttack)>,
 }
 
 impl Report {
@@ -210,6 +212,36 @@ impl fmt::Display for Report {
                 ratio(
                     failover.times.p50().as_secs_f64(),
                     failover.lease.as_secs_f64()
+                )
+            )?;
+        }
+        if let Some((backend, attack)) = &self.attack {
+            let idle = &attack.idle.streams;
+            writeln!(
+                f,
+                "| victim alone, before the attacks: `SubmitAction` → every seat's stream, p50 / p99 | {backend} | {} | – | – |",
+                P50P99(idle)
+            )?;
+            for phase in &attack.phases {
+                let under = &phase.victim.streams;
+                writeln!(
+                    f,
+                    "| victim under \"{}\" (server answered: {}), p50 / p99 | {backend} | {} | idle p99 {}, target ≤ 3× | {} |",
+                    phase.attack,
+                    phase.answers,
+                    P50P99(under),
+                    Ms(idle.p99()),
+                    ratio(under.p99().as_secs_f64(), idle.p99().as_secs_f64())
+                )?;
+            }
+            writeln!(
+                f,
+                "| victim alone, after the attacks, p50 / p99 | {backend} | {} | idle p99 {} | {} |",
+                P50P99(&attack.idle_after.streams),
+                Ms(idle.p99()),
+                ratio(
+                    attack.idle_after.streams.p99().as_secs_f64(),
+                    idle.p99().as_secs_f64()
                 )
             )?;
         }

@@ -12,7 +12,7 @@ use theboss_server::store::{self, Effects, NewPlayer, StoredAction, StoredGame};
 use theboss_server::table::{Action, TableState};
 
 use theboss_server::metrics::sample_value;
-use theboss_server::testing::scrape_metrics;
+use theboss_server::metrics::scrape as scrape_metrics;
 
 use crate::child;
 
@@ -52,6 +52,7 @@ pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, V
             ladder: false,
             series: None,
             seed_salt: Some(theboss_server::domain::new_seed_salt()),
+            seeded: false,
         };
         let mut table = TableState::new(&record.settings);
         let mut actions = Vec::new();

@@ -13,7 +13,7 @@ use theboss_bot::load::{self, LoadConfig};
 use theboss_bot::strategy::StrategyKind;
 use theboss_client::Connection;
 use theboss_server::metrics::sample_value;
-use theboss_server::testing::scrape_metrics;
+use theboss_server::metrics::scrape as scrape_metrics;
 use tokio::task::JoinSet;
 
 use crate::stats::{Ms, Sample};

@@ -156,7 +156,7 @@ async fn bots_resume_after_the_server_restarts_mid_game() {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     server.stop().await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    down(addr).await;
     let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
     let store = std::sync::Arc::new(SqliteStore::connect(&url).await.unwrap());
     let server = TestServer::start_on(listener, store, Options::default());
@@ -251,7 +251,7 @@ async fn ladder_bots_ride_out_a_server_restart() {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     server.stop().await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    down(addr).await;
     let listener = tokio::net::TcpListener::bind(addr).await.unwrap();
     let store = std::sync::Arc::new(SqliteStore::connect(&url).await.unwrap());
     let server = TestServer::start_on(listener, store, Options::default());
@@ -349,4 +349,12 @@ async fn a_panicking_strategy_costs_its_game_and_not_the_others() {
     );
     assert!(results[1..].iter().all(|r| r.strategy_panic.is_none()));
     server.stop().await;
+}
+
+/// Waits until nothing answers on `addr`: the stopped server's listener is closed, so the
+/// bots meet a server that is down before the new one listens.
+async fn down(addr: std::net::SocketAddr) {
+    while tokio::net::TcpStream::connect(addr).await.is_ok() {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
 }

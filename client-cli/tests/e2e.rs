@@ -185,7 +185,7 @@ async fn join_resumes_a_game_we_already_sit_in() {
         .unwrap();
     let seed = 4;
     let game_id = session
-        .create_game(commands::settings(2, &[], 0, false), Some(seed))
+        .create_game(commands::settings(2, &[], 0, true), Some(seed))
         .await
         .unwrap();
     // Seated earlier, e.g. before the terminal was closed.

@@ -1,17 +1,13 @@
 //! Channels to the service: one server, or several replicas of one service tried in turn.
-//! Registering and reusing a saved token also live here, since they come before a session.
+//! (Registering, and reusing a saved token, make sessions: they are `session`'s.)
 
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use theboss::v1::{self, game_service_client::GameServiceClient};
 use tonic::transport::{Channel, Endpoint};
 
-use crate::credentials::Credentials;
 use crate::error::ClientError;
-use crate::session::Session;
 
 /// Channels to one service, before authentication. Cheap to clone: clones share the
 /// channels and which replica is current.
@@ -111,59 +107,5 @@ impl Connection {
         {
             tracing::warn!(from = %self.urls[failed], to = %self.urls[next], "failing over");
         }
-    }
-
-    /// Registers a new player.
-    pub async fn register(&self, name: &str, is_bot: bool) -> Result<Session, ClientError> {
-        let request = v1::RegisterRequest {
-            display_name: name.to_string(),
-            is_bot,
-        };
-        let mut throttled = 0;
-        let registered = loop {
-            let (_, channel) = self.channel();
-            match GameServiceClient::new(channel)
-                .register(request.clone())
-                .await
-            {
-                Ok(response) => break response.into_inner(),
-                Err(status) => match crate::error::throttled_for(&status) {
-                    // The address registered too many players at once: back off.
-                    Some(wait) if throttled < crate::error::THROTTLED_RETRIES => {
-                        crate::error::back_off(wait, throttled).await;
-                        throttled += 1;
-                    }
-                    _ => return Err(ClientError::rpc("Register")(status)),
-                },
-            }
-        };
-        Ok(self.session(Credentials {
-            player_id: registered.player_id,
-            api_token: registered.api_token,
-            display_name: name.to_string(),
-        }))
-    }
-
-    /// A session with known credentials.
-    pub fn session(&self, credentials: Credentials) -> Session {
-        Session::new(self.clone(), credentials)
-    }
-
-    /// Uses the token saved for this service in `token_file`, or registers and saves one.
-    /// Tokens are saved under the first URL, so every replica list of one service shares it.
-    pub async fn authenticate(
-        &self,
-        token_file: &Path,
-        name: &str,
-        is_bot: bool,
-    ) -> Result<Session, ClientError> {
-        let key = &self.urls[0];
-        if let Some(saved) = Credentials::load(token_file, key)? {
-            return Ok(self.session(saved));
-        }
-        let session = self.register(name, is_bot).await?;
-        session.credentials.save(token_file, key)?;
-        tracing::info!(player = %session.credentials.player_id, file = %token_file.display(), "registered");
-        Ok(session)
     }
 }

@@ -54,9 +54,16 @@ impl ClientError {
         self.status().map(reason).unwrap_or_default()
     }
 
-    /// Whether trying again later may succeed.
+    /// Whether trying again later may succeed: not for a limit the caller reached
+    /// (RESOURCE_EXHAUSTED without RetryInfo), which holds until it lets go of something.
     pub fn is_transient(&self) -> bool {
-        matches!(self, ClientError::Connect { .. }) || is_transient(self.code())
+        match self {
+            ClientError::Connect { .. } => true,
+            ClientError::Rpc { status, .. } if status.code() == Code::ResourceExhausted => {
+                throttled_for(status).is_some()
+            }
+            _ => is_transient(self.code()),
+        }
     }
 }
 
@@ -81,15 +88,17 @@ pub async fn back_off(wait: std::time::Duration, tries: u32) {
     tokio::time::sleep(wait + jitter).await;
 }
 
-/// How long to wait before trying a throttled call again (RESOURCE_EXHAUSTED: the server's
-/// `google.rpc.RetryInfo`, or a second), or None if the call was not throttled. A throttled
-/// call did nothing, so any call may be tried again.
+/// How long to wait before trying a throttled call again (RESOURCE_EXHAUSTED with the
+/// server's `google.rpc.RetryInfo`), or None if the call was not throttled. A throttled call
+/// did nothing, so any call may be tried again. RESOURCE_EXHAUSTED without RetryInfo is a
+/// limit the caller reached (too many streams, tables waiting): trying again would not help.
 pub fn throttled_for(status: &Status) -> Option<std::time::Duration> {
     use tonic_types::StatusExt;
-    (status.code() == Code::ResourceExhausted).then(|| {
-        status
-            .get_details_retry_info()
-            .and_then(|info| info.retry_delay)
+    if status.code() != Code::ResourceExhausted {
+        return None;
+    }
+    status.get_details_retry_info().map(|info| {
+        info.retry_delay
             .unwrap_or(std::time::Duration::from_secs(1))
             .min(std::time::Duration::from_secs(30))
     })

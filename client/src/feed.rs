@@ -1,6 +1,7 @@
 //! Following one game through `WatchGame`, the only way a client needs to learn what
-//! happens: a [`GameFeed`] reopens a dropped or silent stream with `after_seq` set to the
-//! last sequence number it delivered, so nothing is missed or delivered twice.
+//! happens: a [`GameFeed`] ([`Session::follow`]) reopens a dropped or silent stream with
+//! `after_seq` set to the last sequence number it delivered, so nothing is missed or
+//! delivered twice.
 
 use std::time::Duration;
 
@@ -179,5 +180,17 @@ impl GameFeed {
         let wait = 50 * u64::from(self.failures.min(20));
         tokio::time::sleep(Duration::from_millis(wait)).await;
         Ok(())
+    }
+}
+
+impl Session {
+    /// Follows a game from now (a snapshot first), resuming after dropped streams.
+    pub fn follow(&self, game_id: &str, options: FeedOptions) -> GameFeed {
+        GameFeed::new(self.clone(), game_id, None, options)
+    }
+
+    /// Follows a game from after `after_seq` (0: every event this player may see).
+    pub fn follow_after(&self, game_id: &str, after_seq: u64, options: FeedOptions) -> GameFeed {
+        GameFeed::new(self.clone(), game_id, Some(after_seq), options)
     }
 }

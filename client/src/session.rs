@@ -1,7 +1,9 @@
 //! An authenticated player on one service: one typed method per RPC of `GameService` and
-//! `LadderService`, each failure a [`ClientError`] naming the call.
+//! `LadderService`, each failure a [`ClientError`] naming the call; and how sessions are made
+//! from a [`Connection`] (registering, or a saved token).
 
 use std::future::Future;
+use std::path::Path;
 use std::time::Duration;
 
 use theboss::v1::{
@@ -13,7 +15,6 @@ use tonic::{Code, Request, Response, Status, Streaming};
 use crate::connection::Connection;
 use crate::credentials::Credentials;
 use crate::error::ClientError;
-use crate::feed::{FeedOptions, GameFeed};
 
 /// Deadline of unary calls.
 const CALL_TIMEOUT: Duration = Duration::from_secs(10);
@@ -235,16 +236,6 @@ impl Session {
         .await
     }
 
-    /// Follows a game from now (a snapshot first), resuming after dropped streams.
-    pub fn follow(&self, game_id: &str, options: FeedOptions) -> GameFeed {
-        GameFeed::new(self.clone(), game_id, None, options)
-    }
-
-    /// Follows a game from after `after_seq` (0: every event this player may see).
-    pub fn follow_after(&self, game_id: &str, after_seq: u64, options: FeedOptions) -> GameFeed {
-        GameFeed::new(self.clone(), game_id, Some(after_seq), options)
-    }
-
     /// Sends a turn once, under the given idempotency key.
     pub async fn submit_with_key(
         &self,
@@ -311,14 +302,27 @@ impl Session {
         Ok(Submitted::GaveUp { key })
     }
 
-    /// Queues for a ladder game of `players` (0: any count): a stream of `queued`,
-    /// keep-alives and one `matched`, or the ladder games the player already sits in.
+    /// Queues for a ladder game of `players` (0: any count), one game at a time: a stream of
+    /// `queued`, keep-alives and one `matched`, or the ladder game the player already sits
+    /// in.
     pub async fn enqueue(
         &self,
         players: u32,
         duplicate: bool,
     ) -> Result<Streaming<v1::EnqueueResponse>, ClientError> {
-        let message = v1::EnqueueRequest { players, duplicate };
+        self.enqueue_with(v1::EnqueueRequest {
+            players,
+            duplicate,
+            parallel: 0,
+        })
+        .await
+    }
+
+    /// Queues a ladder request as given (e.g. with `parallel` games at once).
+    pub async fn enqueue_with(
+        &self,
+        message: v1::EnqueueRequest,
+    ) -> Result<Streaming<v1::EnqueueResponse>, ClientError> {
         self.call("Enqueue", false, |channel| {
             let request = self.stream_request(message);
             async move { LadderServiceClient::new(channel).enqueue(request).await }
@@ -358,5 +362,62 @@ impl Session {
             async move { LadderServiceClient::new(channel).get_player(request).await }
         })
         .await
+    }
+}
+
+/// Making sessions: registering a new player, or one with known credentials.
+impl Connection {
+    /// Registers a new player.
+    pub async fn register(&self, name: &str, is_bot: bool) -> Result<Session, ClientError> {
+        let request = v1::RegisterRequest {
+            display_name: name.to_string(),
+            is_bot,
+        };
+        let mut throttled = 0;
+        let registered = loop {
+            let (_, channel) = self.channel();
+            match GameServiceClient::new(channel)
+                .register(request.clone())
+                .await
+            {
+                Ok(response) => break response.into_inner(),
+                Err(status) => match crate::error::throttled_for(&status) {
+                    // The address registered too many players at once: back off.
+                    Some(wait) if throttled < crate::error::THROTTLED_RETRIES => {
+                        crate::error::back_off(wait, throttled).await;
+                        throttled += 1;
+                    }
+                    _ => return Err(ClientError::rpc("Register")(status)),
+                },
+            }
+        };
+        Ok(self.session(Credentials {
+            player_id: registered.player_id,
+            api_token: registered.api_token,
+            display_name: name.to_string(),
+        }))
+    }
+
+    /// A session with known credentials.
+    pub fn session(&self, credentials: Credentials) -> Session {
+        Session::new(self.clone(), credentials)
+    }
+
+    /// Uses the token saved for this service in `token_file`, or registers and saves one.
+    /// Tokens are saved under the first URL, so every replica list of one service shares it.
+    pub async fn authenticate(
+        &self,
+        token_file: &Path,
+        name: &str,
+        is_bot: bool,
+    ) -> Result<Session, ClientError> {
+        let key = &self.urls()[0];
+        if let Some(saved) = Credentials::load(token_file, key)? {
+            return Ok(self.session(saved));
+        }
+        let session = self.register(name, is_bot).await?;
+        session.credentials.save(token_file, key)?;
+        tracing::info!(player = %session.credentials.player_id, file = %token_file.display(), "registered");
+        Ok(session)
     }
 }

@@ -1,6 +1,6 @@
 //! The physical components as data: cities, city cards, the deck table and the police cards.
 //!
-//! Everything that RULES.md §1 lists as a component lives here, so a change to the deck is a
+//! Everything that docs/RULES.md §1 lists as a component lives here, so a change to the deck is a
 //! change to one table.
 
 use std::fmt;
@@ -168,7 +168,7 @@ const PRISON: Face = Face::Sanction(Sanction::Prison);
 const HOSPITAL: Face = Face::Sanction(Sanction::Hospital);
 const BANISHED: Face = Face::Sanction(Sanction::Banished);
 
-/// The deck: every city's cards (RULES.md §1). Some values are inferred there; this table is
+/// The deck: every city's cards (docs/RULES.md §1). Some values are inferred there; this table is
 /// the one place to change them.
 pub const DECK: [(City, &[Face]); CITY_COUNT] = [
     (City::NewYork, &[m(0), m(1), m(2), m(3)]),

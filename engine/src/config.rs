@@ -12,7 +12,7 @@ use crate::version::{self, RulesVersion};
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CitySet {
-    /// The rulebook's set for the player count (RULES.md §2).
+    /// The rulebook's set for the player count (docs/RULES.md §2).
     #[default]
     Default,
     /// One of the rulebook's optional sets for the player count, in any order.
@@ -93,14 +93,30 @@ impl GameConfig {
 }
 
 /// A validated configuration: the row of cities (by number, left to right, Chicago not
-/// included), the seed and the rules version.
+/// included), the seed and the rules version. Its serialized form is its configuration, and
+/// it deserializes only through [`GameConfig::validate`]: no setup the rules refuse can be
+/// built.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "GameConfig", into = "GameConfig")]
 pub struct Setup {
     pub(crate) players: u8,
     pub(crate) cities: Vec<City>,
     pub(crate) seed: u64,
-    #[serde(default = "version::unversioned")]
     pub(crate) rules: RulesVersion,
+}
+
+impl TryFrom<GameConfig> for Setup {
+    type Error = ConfigError;
+
+    fn try_from(config: GameConfig) -> Result<Setup, ConfigError> {
+        config.validate()
+    }
+}
+
+impl From<Setup> for GameConfig {
+    fn from(setup: Setup) -> GameConfig {
+        setup.config()
+    }
 }
 
 impl Setup {

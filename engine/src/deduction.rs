@@ -1,4 +1,4 @@
-//! What a viewer can deduce about the face-down cards (RULES.md §6): for every city, the cards
+//! What a viewer can deduce about the face-down cards (docs/RULES.md §8): for every city, the cards
 //! that are neither in the viewer's hand nor played this round, each equally likely.
 //!
 //! Works from a [`View`] alone, so clients and bots compute exactly what their seat may know.

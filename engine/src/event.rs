@@ -4,9 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Seat;
+use crate::Viewer;
 use crate::action::{Location, Placement};
 use crate::cards::{Card, City, PoliceCard, Sanction};
-use crate::view::Viewer;
 
 /// Who may see an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -62,7 +62,7 @@ pub enum Event {
         start_player: Seat,
         /// Every location left to right, Chicago included.
         row: Vec<Location>,
-        /// The tie-breaking extra round (RULES.md §5).
+        /// The tie-breaking extra round (docs/RULES.md §7).
         decisive: bool,
     },
     /// A seat's new hand; private to that seat.

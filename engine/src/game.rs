@@ -1,7 +1,7 @@
 //! The game state and its flow: setup, the deal, turn order, the police reveal, the end of
 //! rounds and of the game. Placement legality lives in `legal`, resolution in `resolve`.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::Seat;
 use crate::action::Turn;
@@ -17,8 +17,10 @@ use crate::rules::{
     TURNS_PER_ROUND,
 };
 
-/// A game in progress or finished. Only legal turns change it; see [`Game::apply`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A game in progress or finished. Only legal turns change it; see [`Game::apply`]. It can
+/// be written out (`Serialize`) but not read back: a game is made by [`Game::start`] or
+/// [`Game::replay`] (a configuration and a log), so every game was reached by the rules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Game {
     pub(crate) setup: Setup,
     pub(crate) rng: GameRng,

@@ -45,6 +45,15 @@ pub mod view;
 /// A seat number: 0..players, clockwise.
 pub type Seat = u8;
 
+/// Who is looking: a seated player, or anyone else. Every module that redacts (views, events)
+/// takes one, so it lives at the root they all share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    Seat(Seat),
+    Spectator,
+}
+
 pub use action::{LOCATION_COUNT, Location, Placement, Turn};
 pub use board::{Board, Gangsters};
 pub use cards::{CITY_COUNT, Card, City, DECK, Face, POLICE_DECK, PoliceCard, Sanction};
@@ -59,4 +68,4 @@ pub use legal::{LegalTurns, PlacementOption};
 pub use player::{PlayerState, Supply};
 pub use rng::GameRng;
 pub use version::RulesVersion;
-pub use view::{CityCount, LocationView, PoliceView, SeatView, View, Viewer};
+pub use view::{CityCount, LocationView, PoliceView, SeatView, View};

@@ -1,4 +1,4 @@
-//! The round's resolution (RULES.md §4.6–7): every location pays its leader, left to right,
+//! The round's resolution (docs/RULES.md §5–6): every location pays its leader, left to right,
 //! then gangsters come home.
 
 use crate::action::Location;

@@ -1,4 +1,4 @@
-//! Every number of the rules, and every point where RULES.md records a **Decision** or an
+//! Every number of the rules, and every point where docs/RULES.md records a **Decision** or an
 //! **Inferred** fact, as one named constant or function, so each can be changed in one place.
 
 use crate::Seat;
@@ -26,11 +26,11 @@ pub const HOSPITAL_ROUNDS: u8 = 1;
 pub const MIN_PLAYERS: u8 = 2;
 pub const MAX_PLAYERS: u8 = 4;
 
-/// Chicago's place for the first round: the number of cities to its left (RULES.md §3:
+/// Chicago's place for the first round: the number of cities to its left (docs/RULES.md §3:
 /// between the first and the second card of the row).
 pub const CHICAGO_FIRST_POSITION: usize = 1;
 
-/// The default city set for a player count (RULES.md §2).
+/// The default city set for a player count (docs/RULES.md §2).
 pub fn default_cities(players: u8) -> Option<&'static [City]> {
     use City::*;
     match players {
@@ -49,7 +49,7 @@ pub fn default_cities(players: u8) -> Option<&'static [City]> {
     }
 }
 
-/// The optional city sets of the rulebook's variants, by city numbers (RULES.md §2).
+/// The optional city sets of the rulebook's variants, by city numbers (docs/RULES.md §2).
 pub fn optional_city_sets(players: u8) -> &'static [&'static [u8]] {
     match players {
         2 => &[
@@ -77,19 +77,19 @@ pub fn optional_city_sets(players: u8) -> &'static [&'static [u8]] {
     }
 }
 
-/// **Decision** (RULES.md §3): the first start player is drawn from the game's seed.
+/// **Decision** (docs/RULES.md §3): the first start player is drawn from the game's seed.
 pub fn first_start_player(rng: &mut crate::rng::GameRng, players: u8) -> Seat {
     rng.below(u32::from(players)) as Seat
 }
 
-/// **Decision** (RULES.md §4.6): a sanction needs an Expert in play this round (on the board or
+/// **Decision** (docs/RULES.md §5): a sanction needs an Expert in play this round (on the board or
 /// in front of the player); without one it has no effect. Several sanctions on one player take
 /// different Experts, in the order the cities are resolved (left to right along the row).
 pub fn sanction_takes_effect(experts_in_play_left: u8) -> bool {
     experts_in_play_left > 0
 }
 
-/// Chicago's payout (RULES.md §4.6): half, rounded down, of the cards summed to its left.
+/// Chicago's payout (docs/RULES.md §5): half, rounded down, of the cards summed to its left.
 pub fn chicago_payout(sum_to_the_left: u32) -> u32 {
     sum_to_the_left / 2
 }

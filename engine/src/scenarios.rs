@@ -1,13 +1,13 @@
-//! One scenario per rule of RULES.md, legal and illegal sides, including the rulebook's
+//! One scenario per rule of docs/RULES.md, legal and illegal sides, including the rulebook's
 //! worked examples. Hands and face-down cards are rigged so every scenario reads as a story.
 
+use crate::Viewer;
 use crate::action::{Location, Placement, Turn};
 use crate::cards::{Card, City, Face, PoliceCard, Sanction};
 use crate::error::RuleError;
 use crate::event::Event;
 use crate::game::Game;
 use crate::rules::{EXPERTS_PER_PLAYER, OCCASIONALS_PER_PLAYER};
-use crate::view::Viewer;
 use crate::{GameConfig, Seat};
 
 use City::*;
@@ -204,7 +204,7 @@ fn placement_needs_at_least_one_gangster() {
 
 #[test]
 fn take_back_example_one_against_two_needs_two_more() {
-    // RULES.md §4.3: A has 1 and B has 2 in a city, so A must add at least 2.
+    // docs/RULES.md §4.2: A has 1 and B has 2 in a city, so A must add at least 2.
     let mut t = Table::rigged();
     t.play(0, place(at(Boston), 1, 0, m(NewYork, 3)));
     t.play(1, place(at(Boston), 2, 0, m(NewYork, 2)));
@@ -516,7 +516,7 @@ fn resolution(events: &[Event]) -> crate::event::RoundSummary {
 
 #[test]
 fn chicago_pays_half_of_the_last_cards_to_its_left_rounded_down() {
-    // RULES.md §4.6: New York last played 3, Detroit last played 4, Chicago to their right:
+    // docs/RULES.md §5: New York last played 3, Detroit last played 4, Chicago to their right:
     // 7, so the leader gets 3.
     let mut t = Table::rigged();
     t.game.board.set_chicago_at(3);

@@ -16,7 +16,7 @@ pub enum RulesVersion {
     /// a uniform deal: hands lean by seat (Detroit cards per hand 1.020, 1.003, 0.995,
     /// 0.981 by position from the start player, over 60,000 four-player deals).
     V1 = 1,
-    /// A uniform deal (RULES.md §4, fairness): each city's face-down card is drawn among
+    /// A uniform deal (docs/RULES.md §4.1, fairness): each city's face-down card is drawn among
     /// its own cards, then the rest are shuffled and dealt, so every hand is a uniformly
     /// random subset of the cards left, whatever the seat.
     V2 = 2,

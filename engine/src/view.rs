@@ -1,4 +1,4 @@
-//! Observations: what one viewer may know of a game (RULES.md §6), built from the game and
+//! Observations: what one viewer may know of a game (docs/RULES.md §8), built from the game and
 //! nothing else. A seat sees the public table, every hand's backs by city, and its own hand's
 //! faces; a spectator sees the public table only. Face-down cards, other hands' faces, the
 //! police deck's order and the seed appear in no view until they become public.
@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Seat;
+pub use crate::Viewer;
 use crate::action::Location;
 use crate::board::Gangsters;
 use crate::cards::{Card, City, PoliceCard};
@@ -14,14 +15,6 @@ use crate::game::Game;
 use crate::legal::LegalTurns;
 use crate::player::Supply;
 use crate::rules::{LAST_TURN, chicago_payout};
-
-/// Who is looking.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Viewer {
-    Seat(Seat),
-    Spectator,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct View {

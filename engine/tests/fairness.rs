@@ -1,4 +1,4 @@
-//! RULES.md §4: every hand is a uniformly random subset of the cards left after the face-down
+//! docs/RULES.md §4.1: every hand is a uniformly random subset of the cards left after the face-down
 //! cards, whatever the seat. Over many seeded deals, the mean number of each city's cards in
 //! the hand at each position from the start player must be the fair value, (cards of the
 //! city − 1) ÷ players, within a bound that the first published deal (rules version 1) fails

@@ -352,8 +352,16 @@ fn serde_round_trips_config_actions_events_views_and_games() {
             view
         );
     }
-    let json = serde_json::to_string(&mid).unwrap();
-    assert_eq!(serde_json::from_str::<Game>(&json).unwrap(), mid);
+    // A setup reads back only through validation.
+    let setup = mid.setup().clone();
+    let json = serde_json::to_string(&setup).unwrap();
+    assert_eq!(
+        serde_json::from_str::<theboss_engine::Setup>(&json).unwrap(),
+        setup
+    );
+    let mut bad: serde_json::Value = serde_json::from_str(&json).unwrap();
+    bad["players"] = serde_json::json!(9);
+    assert!(serde_json::from_value::<theboss_engine::Setup>(bad).is_err());
 }
 
 #[test]

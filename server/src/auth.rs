@@ -1,8 +1,13 @@
 //! API tokens: minting them at registration, and turning an `authorization: Bearer <token>`
 //! header back into a player. Only SHA-256 hashes of tokens are stored, so a leaked database
-//! does not leak credentials; known tokens are cached in memory.
+//! does not leak credentials; known tokens are cached in memory. A missing, malformed or
+//! unknown token counts against its address's quota, and an address over that quota gets no
+//! lookup in the store (see `quota`).
 
+use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 use tonic::Request;
@@ -10,8 +15,8 @@ use tonic::metadata::MetadataMap;
 
 use crate::domain::PlayerInfo;
 use crate::error::ApiError;
-use crate::quota::Quotas;
-use crate::store::Store;
+use crate::quota::{Quotas, Throttled};
+use crate::store::PlayerStore;
 
 const TOKEN_PREFIX: &str = "tb_";
 
@@ -34,6 +39,17 @@ fn hex(bytes: &[u8]) -> String {
         out.push(char::from(DIGITS[usize::from(b & 0xf)]));
     }
     out
+}
+
+/// Whether a token has the shape of the ones this server mints: others are unknown without
+/// asking the store.
+fn well_formed(token: &str) -> bool {
+    token.strip_prefix(TOKEN_PREFIX).is_some_and(|hex| {
+        hex.len() == 64
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
 }
 
 /// The token in `authorization: Bearer <token>`.
@@ -61,61 +77,138 @@ pub fn bearer(metadata: &MetadataMap) -> Result<&str, ApiError> {
 const KNOWN_TOKENS: usize = 100_000;
 
 /// The address a call comes from: behind a proxy, the proxy's.
-fn peer<T>(request: &Request<T>) -> Option<std::net::IpAddr> {
+fn peer<T>(request: &Request<T>) -> Option<IpAddr> {
     request.remote_addr().map(|addr| addr.ip())
+}
+
+/// Store lookups of tokens not known yet, one address's at a time: each is charged to its
+/// address's quota before the next begins, so that concurrent calls cannot all slip past it.
+#[derive(Default)]
+struct LookupTurns(std::sync::Mutex<HashMap<IpAddr, Arc<tokio::sync::Mutex<()>>>>);
+
+impl LookupTurns {
+    async fn take(&self, peer: Option<IpAddr>) -> Option<LookupTurn<'_>> {
+        let peer = peer?;
+        let turn = {
+            let mut turns = self.0.lock().expect("not poisoned");
+            turns.entry(peer).or_default().clone()
+        };
+        let guard = turn.clone().lock_owned().await;
+        Some(LookupTurn {
+            turns: self,
+            peer,
+            turn,
+            _guard: guard,
+        })
+    }
+}
+
+struct LookupTurn<'a> {
+    turns: &'a LookupTurns,
+    peer: IpAddr,
+    turn: Arc<tokio::sync::Mutex<()>>,
+    _guard: tokio::sync::OwnedMutexGuard<()>,
+}
+
+impl Drop for LookupTurn<'_> {
+    fn drop(&mut self) {
+        let mut turns = self.turns.0.lock().expect("not poisoned");
+        // Nobody else waits for this address: forget it (the map holds one, this one, and
+        // the guard one).
+        if Arc::strong_count(&self.turn) <= 3 {
+            turns.remove(&self.peer);
+        }
+    }
 }
 
 /// Resolves tokens to players through the store, remembering the recent answers, and
 /// charges each call to its quota (`quota`).
 #[derive(Clone)]
 pub struct Authenticator {
-    store: Arc<dyn Store>,
+    store: Arc<dyn PlayerStore>,
     known: Arc<quick_cache::sync::Cache<String, PlayerInfo>>,
     quotas: Arc<Quotas>,
+    lookups: Arc<LookupTurns>,
 }
 
 impl Authenticator {
-    pub fn new(store: Arc<dyn Store>, quotas: Arc<Quotas>) -> Authenticator {
+    pub fn new(store: Arc<dyn PlayerStore>, quotas: Arc<Quotas>) -> Authenticator {
         Authenticator {
             store,
             known: Arc::new(quick_cache::sync::Cache::new(KNOWN_TOKENS)),
             quotas,
+            lookups: Arc::default(),
         }
     }
 
-    /// The caller of an authenticated call, within its quota. A missing or unknown token
-    /// counts against the caller's address, so that guessing tokens is throttled too.
+    /// The caller of an authenticated call, within its quota. A missing, malformed or unknown
+    /// token counts against the caller's address, so that guessing tokens is throttled too,
+    /// and costs no store lookup once the address is over that quota.
     pub async fn caller<T>(&self, request: &Request<T>) -> Result<PlayerInfo, ApiError> {
-        match self.player(request.metadata()).await {
-            Ok(player) => {
-                self.quotas.player_call(&player.id)?;
-                Ok(player)
+        let peer = peer(request);
+        let token = match bearer(request.metadata()) {
+            Ok(token) => token,
+            Err(refused) => {
+                paused(self.quotas.unknown_token(peer)).await?;
+                return Err(refused);
             }
-            Err(refused @ ApiError::Unauthenticated(_)) => {
-                self.quotas.peer_call(peer(request))?;
-                Err(refused)
-            }
-            Err(other) => Err(other),
+        };
+        if !well_formed(token) {
+            paused(self.quotas.unknown_token(peer)).await?;
+            return Err(ApiError::Unauthenticated(UNKNOWN));
         }
+        let hash = token_hash(token);
+        let player = match self.known.get(&hash) {
+            Some(player) => player,
+            None => {
+                // The check, the lookup and the charge in the address's turn; any pause
+                // after it.
+                let looked_up = {
+                    let _turn = self.lookups.take(peer).await;
+                    match self.quotas.may_look_up(peer) {
+                        Err(throttled) => Err(Some(throttled)),
+                        Ok(()) => match self.store.player_by_token_hash(&hash).await? {
+                            Some(player) => Ok(player),
+                            None => Err(self.quotas.unknown_token(peer).err()),
+                        },
+                    }
+                };
+                match looked_up {
+                    Ok(player) => {
+                        self.known.insert(hash, player.clone());
+                        player
+                    }
+                    Err(Some(throttled)) => return paused(Err(throttled)).await,
+                    Err(None) => return Err(ApiError::Unauthenticated(UNKNOWN)),
+                }
+            }
+        };
+        paused(self.quotas.player_call(&player.id)).await?;
+        Ok(player)
     }
 
     /// A registration, within its address's quota.
-    pub fn registration<T>(&self, request: &Request<T>) -> Result<(), ApiError> {
-        self.quotas.peer_call(peer(request))
+    pub async fn registration<T>(&self, request: &Request<T>) -> Result<(), ApiError> {
+        paused(self.quotas.registration(peer(request))).await?;
+        Ok(())
     }
+}
 
-    async fn player(&self, metadata: &MetadataMap) -> Result<PlayerInfo, ApiError> {
-        let hash = token_hash(bearer(metadata)?);
-        if let Some(player) = self.known.get(&hash) {
-            return Ok(player);
+const UNKNOWN: &str = "unknown API token";
+
+/// The longest a throttled call waits for its answer.
+const THROTTLED_PAUSE: Duration = Duration::from_millis(250);
+
+/// Answers a throttled call after a pause, as long as it was told to wait or
+/// [`THROTTLED_PAUSE`]: a client that waits as RetryInfo says never notices; one that calls
+/// again at once, in a loop, slows itself down instead of the server.
+async fn paused<T>(result: Result<T, Throttled>) -> Result<T, ApiError> {
+    match result {
+        Ok(value) => Ok(value),
+        Err(throttled) => {
+            tokio::time::sleep(throttled.retry_after.min(THROTTLED_PAUSE)).await;
+            Err(throttled.into())
         }
-        let player = self
-            .store
-            .player_by_token_hash(&hash)
-            .await?
-            .ok_or(ApiError::Unauthenticated("unknown API token"))?;
-        self.known.insert(hash, player.clone());
-        Ok(player)
     }
 }
 
@@ -146,5 +239,14 @@ mod tests {
         assert!(bearer(&md).is_err());
         md.insert("authorization", "Bearer tb_123".parse().unwrap());
         assert_eq!(bearer(&md).unwrap(), "tb_123");
+    }
+
+    #[test]
+    fn only_tokens_of_the_minted_shape_are_looked_up() {
+        assert!(well_formed(&new_token()));
+        assert!(!well_formed("tb_123"));
+        assert!(!well_formed(&new_token().to_uppercase()));
+        assert!(!well_formed(&format!("{}x", &new_token()[..66])));
+        assert!(!well_formed(&"a".repeat(100_000)));
     }
 }

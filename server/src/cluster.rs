@@ -15,18 +15,35 @@
 //!   tells the others, which take them over before it is gone.
 //!
 //! The single-process mode (SQLite, or a test server) has no cluster: every game is local.
+//!
+//! The cluster reaches the games it takes over or follows through the [`Directory`] of
+//! this replica's games (the registry, `games`, implements it).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use async_trait::async_trait;
 use tokio::sync::{broadcast, watch};
 use tonic::transport::{Channel, Endpoint};
 use tracing::Instrument;
 
-use crate::games::Games;
-use crate::store::StoreError;
-use crate::store::cluster::{ClusterStore, Notification, Replica};
+use crate::store::cluster::{ClusterStore, LadderSignal, Notification, Replica};
+use crate::store::{StoreError, StoredAction};
+
+/// This replica's games, as the cluster needs them.
+#[async_trait]
+pub trait Directory: Send + Sync + 'static {
+    /// Runs games this replica just claimed.
+    async fn adopt(&self, ids: &[String]);
+    /// Tells a game's follower here that the store has its actions up to number `seq`, the
+    /// last of them being `last` when the notification brought it.
+    fn poke(&self, id: &str, seq: u64, last: Option<StoredAction>);
+    /// Tells every follower here to read the store (notifications may have been lost).
+    fn poke_all(&self);
+    /// Stops every actor here from writing (this replica gives its games up).
+    async fn demote_all(&self);
+}
 
 /// Games a replica claims at once when it takes games over.
 const CLAIM_BATCH: u32 = 200;
@@ -49,7 +66,7 @@ pub struct Cluster {
     lease: Duration,
     peers: Mutex<HashMap<String, Channel>>,
     /// Ladder changes (the queue, answers, games ending), from any replica.
-    ladder: broadcast::Sender<()>,
+    ladder: broadcast::Sender<LadderSignal>,
 }
 
 impl Cluster {
@@ -70,7 +87,7 @@ impl Cluster {
             me,
             lease: options.lease,
             peers: Mutex::default(),
-            ladder: broadcast::channel(64).0,
+            ladder: broadcast::channel(256).0,
         }))
     }
 
@@ -93,13 +110,13 @@ impl Cluster {
     }
 
     /// Ladder changes, from every replica.
-    pub fn ladder_changes(&self) -> broadcast::Receiver<()> {
+    pub fn ladder_changes(&self) -> broadcast::Receiver<LadderSignal> {
         self.ladder.subscribe()
     }
 
-    /// Tells every replica the ladder changed.
-    pub async fn ladder_changed(&self) {
-        if let Err(error) = self.store.notify(&Notification::Ladder).await {
+    /// Tells every replica (this one included, through the database) of a ladder change.
+    pub async fn ladder_changed(&self, signal: LadderSignal) {
+        if let Err(error) = self.store.notify(&Notification::Ladder(signal)).await {
             tracing::warn!(%error, "cannot tell the other replicas of a ladder change");
         }
     }
@@ -108,7 +125,7 @@ impl Cluster {
     /// games nobody runs, and following the games others run from their notifications.
     pub async fn start(
         self: &Arc<Self>,
-        games: Arc<Games>,
+        games: Arc<dyn Directory>,
         stopping: watch::Receiver<bool>,
     ) -> Result<(), StoreError> {
         let notifications = self.store.listen().await?;
@@ -124,7 +141,7 @@ impl Cluster {
 
     async fn run(
         self: Arc<Self>,
-        games: Arc<Games>,
+        games: Arc<dyn Directory>,
         mut notifications: tokio::sync::mpsc::UnboundedReceiver<Notification>,
         mut stopping: watch::Receiver<bool>,
     ) {
@@ -156,19 +173,20 @@ impl Cluster {
                         games.demote_all().await;
                         continue;
                     }
-                    self.take_over(&games).await;
+                    self.take_over(&*games).await;
                 }
                 notification = notifications.recv() => match notification {
                     Some(Notification::Action { game_id, seq, action }) => {
                         games.poke(&game_id, seq, action.map(|a| *a));
                     }
-                    Some(Notification::Handover) => self.take_over(&games).await,
-                    Some(Notification::Ladder) => {
-                        let _ = self.ladder.send(());
+                    Some(Notification::Handover) => self.take_over(&*games).await,
+                    Some(Notification::Ladder(signal)) => {
+                        let _ = self.ladder.send(signal);
                     }
                     Some(Notification::Resync) => {
                         games.poke_all();
-                        let _ = self.ladder.send(());
+                        // The matchmaker looks again; waiters poll their answers anyway.
+                        let _ = self.ladder.send(LadderSignal::Changed);
                     }
                     None => {
                         tracing::error!("the notification listener stopped");
@@ -180,7 +198,7 @@ impl Cluster {
     }
 
     /// Claims the games nobody runs, a batch at a time, and starts running them.
-    async fn take_over(&self, games: &Games) {
+    async fn take_over(&self, games: &dyn Directory) {
         loop {
             match self.store.claim_orphans(CLAIM_BATCH).await {
                 Ok(ids) if ids.is_empty() => return,
@@ -202,7 +220,7 @@ impl Cluster {
 
     /// Before this replica stops: stops writing its games, gives them up and tells the
     /// others, which take them over.
-    pub async fn hand_over(&self, games: &Games) {
+    pub async fn hand_over(&self, games: &dyn Directory) {
         games.demote_all().await;
         crate::metrics::lease_held(false);
         match self.store.leave_cluster().await {

@@ -89,6 +89,15 @@ pub struct Config {
     /// Registrations one address may make at once before the per-minute rate applies.
     #[arg(long, default_value_t = crate::quota::QuotaOptions::default().registration_burst)]
     pub quota_registration_burst: u32,
+    /// Calls with a missing, malformed or unknown token a minute from one address (0: no
+    /// limit); over it, such calls get no token lookup at all until they may try again.
+    #[arg(long, default_value_t = crate::quota::QuotaOptions::default().unknown_tokens_per_min)]
+    pub quota_unknown_tokens_per_min: u32,
+    /// Calls with a bad token one address may make at once.
+    #[arg(long, default_value_t = crate::quota::QuotaOptions::default().unknown_token_burst)]
+    pub quota_unknown_token_burst: u32,
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Origins (e.g. `https://play.example.com`) whose pages may call the service with
     /// gRPC-Web, comma-separated; unset: any origin (tokens are sent as headers, never as
     /// cookies, so another origin's page cannot act for a player without its token).
@@ -116,19 +125,89 @@ impl Config {
     }
 
     pub fn options(&self) -> crate::Options {
+        let defaults = crate::Options::default();
+        let l = &self.limits;
         crate::Options {
             keep_alive: Duration::from_secs(self.keep_alive_secs),
-            ladder_turn_secs: self.ladder_turn_secs,
+            ladder: crate::LadderOptions {
+                turn_secs: self.ladder_turn_secs,
+                ..defaults.ladder
+            },
+            actor: crate::ActorOptions {
+                open_ttl: Duration::from_secs(l.open_game_ttl_secs),
+                ..defaults.actor
+            },
             cors_origins: self.cors_origins.clone(),
             quotas: crate::quota::QuotaOptions {
                 calls_per_sec: self.quota_calls_per_sec,
                 call_burst: self.quota_call_burst,
                 registrations_per_min: self.quota_registrations_per_min,
                 registration_burst: self.quota_registration_burst,
+                unknown_tokens_per_min: self.quota_unknown_tokens_per_min,
+                unknown_token_burst: self.quota_unknown_token_burst,
             },
-            ..crate::Options::default()
+            limits: crate::Limits {
+                handshake_timeout: Duration::from_secs(l.handshake_timeout_secs),
+                request_timeout: Duration::from_secs(l.request_timeout_secs),
+                idle_timeout: Duration::from_secs(l.idle_timeout_secs),
+                keep_alive: Duration::from_secs(l.http2_keepalive_secs),
+                connections: l.max_connections,
+                connections_per_address: l.max_connections_per_address,
+                streams_per_connection: l.max_streams_per_connection,
+                watch_streams_per_player: l.max_watch_streams_per_player,
+                spectators_per_game: l.max_spectators_per_game,
+                health_watches_per_address: l.max_health_watches_per_address,
+                health_watches: l.max_health_watches,
+                open_games_per_player: l.max_open_games_per_player,
+            },
         }
     }
+}
+
+/// What one client may hold (the contract's "Limits"); 0 turns a count limit off.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LimitArgs {
+    /// Seconds a new connection has to send its first request before it is closed.
+    #[arg(long, default_value_t = crate::Limits::default().handshake_timeout.as_secs(), value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub handshake_timeout_secs: u64,
+    /// Seconds a request's message has to arrive whole (or the call fails and its
+    /// connection is closed).
+    #[arg(long, default_value_t = crate::Limits::default().request_timeout.as_secs(), value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub request_timeout_secs: u64,
+    /// Seconds a connection may stay without a call in flight before it is closed.
+    #[arg(long, default_value_t = crate::Limits::default().idle_timeout.as_secs(), value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub idle_timeout_secs: u64,
+    /// Seconds between HTTP/2 pings of quiet connections (one that does not answer within a
+    /// third of it is closed).
+    #[arg(long, default_value_t = crate::Limits::default().keep_alive.as_secs(), value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub http2_keepalive_secs: u64,
+    /// Open connections in all.
+    #[arg(long, default_value_t = crate::Limits::default().connections)]
+    pub max_connections: u32,
+    /// Open connections from one address.
+    #[arg(long, default_value_t = crate::Limits::default().connections_per_address)]
+    pub max_connections_per_address: u32,
+    /// Concurrent streams on one HTTP/2 connection.
+    #[arg(long, default_value_t = crate::Limits::default().streams_per_connection)]
+    pub max_streams_per_connection: u32,
+    /// Open WatchGame streams of one player.
+    #[arg(long, default_value_t = crate::Limits::default().watch_streams_per_player)]
+    pub max_watch_streams_per_player: u32,
+    /// Spectators' WatchGame streams of one game.
+    #[arg(long, default_value_t = crate::Limits::default().spectators_per_game)]
+    pub max_spectators_per_game: u32,
+    /// Unauthenticated grpc.health.v1.Health/Watch streams from one address.
+    #[arg(long, default_value_t = crate::Limits::default().health_watches_per_address)]
+    pub max_health_watches_per_address: u32,
+    /// Unauthenticated health watches in all.
+    #[arg(long, default_value_t = crate::Limits::default().health_watches)]
+    pub max_health_watches: u32,
+    /// Games one player created that have not started.
+    #[arg(long, default_value_t = crate::Limits::default().open_games_per_player)]
+    pub max_open_games_per_player: u32,
+    /// Seconds a table may wait to be filled, from its creation; then it expires.
+    #[arg(long, default_value_t = crate::ActorOptions::default().open_ttl.as_secs(), value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
+    pub open_game_ttl_secs: u64,
 }
 
 #[cfg(test)]

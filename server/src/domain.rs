@@ -236,6 +236,8 @@ pub struct GameRecord {
     /// The secret that, with the seed, makes the commitment every view shows (see
     /// `theboss::fairness`); None for games stored before commitments existed.
     pub seed_salt: Option<String>,
+    /// The creator chose the seed, so it may know every deal (only unlisted games can be).
+    pub seeded: bool,
 }
 
 /// A new game's seed salt: 256 random bits, in hex.
@@ -245,12 +247,23 @@ pub fn new_seed_salt() -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// A game's place in a duplicate series: the same seed once per seat rotation.
+/// A game's place in a duplicate set: one deal played at several tables at once, each by
+/// different players. (Series stored by earlier versions, one deal replayed with the seats
+/// rotated one game after another, have `tables` 0; they are neither continued nor rated.)
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeriesRef {
     pub id: String,
-    /// 0-based; the series has as many games as players.
+    /// This table's index, 0-based.
     pub index: u8,
+    /// How many tables play the set's deal (0: a series of an earlier version).
+    pub tables: u8,
+}
+
+impl SeriesRef {
+    /// A duplicate set (as opposed to a series of an earlier version).
+    pub fn is_set(&self) -> bool {
+        self.tables >= 2
+    }
 }
 
 /// A seat in a ladder game, as the ladder tells a player.
@@ -272,22 +285,26 @@ pub struct QueueEntry {
     /// None: any player count.
     pub players: Option<u8>,
     pub duplicate: bool,
+    /// Ladder games the player may play at once, its waiting requests included (1..=8).
+    pub parallel: u8,
     /// The replica holding the request's stream.
     pub replica: String,
     /// Microseconds since the Unix epoch.
     pub enqueued_at: i64,
 }
 
-/// One game of a series as the store knows it.
+/// One table of a duplicate set as the store knows it, to rate the set once every table
+/// has ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SeriesGame {
+pub struct SetTable {
     pub game_id: String,
-    pub index: u8,
     pub status: Status,
     /// Player ids by seat.
-    pub seats: Vec<String>,
+    pub players: Vec<String>,
     /// Final money by seat (empty until finished).
     pub money: Vec<u32>,
+    /// Whether each seat played a turn itself (not by its clock).
+    pub acted: Vec<bool>,
 }
 
 #[cfg(test)]

@@ -1,12 +1,17 @@
-//! The server's error type and its one mapping onto gRPC statuses (see the error
-//! conventions at the top of `proto/theboss/v1/game_service.proto`).
+//! The RPC layer's error type, [`ApiError`], and the one mapping of every failure onto a gRPC
+//! status with its details (see the error conventions at the top of
+//! `proto/theboss/v1/game_service.proto`). Every `Status` the services answer with is made
+//! here, apart from those a replica forwards unchanged.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use theboss::convert::WireError;
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
+use crate::game_error::GameError;
+use crate::quota::Throttled;
 use crate::store::StoreError;
 use crate::table::TableError;
 
@@ -15,50 +20,38 @@ pub const ERROR_DOMAIN: &str = "theboss.v1";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
-    #[error("{field}: {problem}")]
-    Invalid { field: String, problem: String },
+    #[error(transparent)]
+    Game(#[from] GameError),
     #[error("{0}")]
     Unauthenticated(&'static str),
-    #[error("no game {0}")]
-    GameNotFound(String),
     #[error(transparent)]
-    Table(#[from] TableError),
-    #[error(
-        "expected_seq {expected} is stale: the game is at seq {current}; fetch the view and try again"
-    )]
-    Stale { expected: u64, current: u64 },
-    #[error("the game is being reloaded; try again")]
-    Unavailable,
-    #[error("the game is run by another replica now; try again")]
-    Moved,
+    Throttled(#[from] Throttled),
     /// The answer of the replica a call was forwarded to, passed on as it is.
     #[error("{}", .0.message())]
     Forwarded(Status),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error("too many calls ({quota}, {subject}): retry in {} ms", retry_after.as_millis().max(1))]
-    Throttled {
-        subject: String,
-        quota: &'static str,
-        retry_after: std::time::Duration,
-    },
 }
 
 impl ApiError {
     pub fn invalid(field: &str, problem: impl Into<String>) -> ApiError {
-        ApiError::Invalid {
-            field: field.to_string(),
-            problem: problem.into(),
-        }
+        ApiError::Game(GameError::invalid(field, problem))
     }
 }
 
 impl From<WireError> for ApiError {
     fn from(e: WireError) -> ApiError {
-        ApiError::Invalid {
-            field: e.field,
-            problem: e.problem,
-        }
+        ApiError::Game(e.into())
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        ApiError::Game(GameError::Store(e))
+    }
+}
+
+impl From<TableError> for ApiError {
+    fn from(e: TableError) -> ApiError {
+        ApiError::Game(GameError::Table(e))
     }
 }
 
@@ -70,46 +63,78 @@ fn with_reason(code: Code, message: String, reason: &str) -> Status {
     )
 }
 
-impl From<ApiError> for Status {
-    fn from(error: ApiError) -> Status {
+fn bad_request(field: String, problem: String, message: String) -> Status {
+    Status::with_error_details(
+        Code::InvalidArgument,
+        message,
+        ErrorDetails::with_bad_request_violation(field, problem),
+    )
+}
+
+/// A refusal for a quota or a limit: RESOURCE_EXHAUSTED naming whose it is and the reason,
+/// and, for a rate (a quota), how long to wait. A limit says no wait: trying again changes
+/// nothing until the client lets go of what it holds, so clients must not retry by
+/// themselves.
+fn exhausted(
+    message: String,
+    subject: String,
+    what: String,
+    retry_after: Option<Duration>,
+    reason: &str,
+) -> Status {
+    let mut details = ErrorDetails::new();
+    if let Some(wait) = retry_after {
+        details.set_retry_info(Some(wait.max(Duration::from_millis(1))));
+    }
+    details
+        .add_quota_failure_violation(subject, what)
+        .set_error_info(reason, ERROR_DOMAIN, HashMap::new());
+    Status::with_error_details(Code::ResourceExhausted, message, details)
+}
+
+impl From<GameError> for Status {
+    fn from(error: GameError) -> Status {
         let message = error.to_string();
         match error {
-            ApiError::Invalid { field, problem } => Status::with_error_details(
-                Code::InvalidArgument,
-                message,
-                ErrorDetails::with_bad_request_violation(field, problem),
-            ),
-            ApiError::Unauthenticated(_) => Status::unauthenticated(message),
-            ApiError::GameNotFound(_) => Status::not_found(message),
-            ApiError::Table(e @ TableError::NotSeated) => {
+            GameError::Invalid { field, problem } => bad_request(field, problem, message),
+            GameError::GameNotFound(_) | GameError::PlayerNotFound(_) => Status::not_found(message),
+            GameError::Table(TableError::NoSuchSeat { .. }) => {
+                // The caller's mistake in the request's `seat`, whatever the number.
+                bad_request("seat".into(), message.clone(), message)
+            }
+            GameError::Table(e @ TableError::NotSeated) => {
                 with_reason(Code::PermissionDenied, message, e.reason())
             }
-            ApiError::Table(e) => with_reason(Code::FailedPrecondition, message, e.reason()),
-            ApiError::Stale { .. } => with_reason(Code::Aborted, message, "STALE_SEQ"),
-            ApiError::Unavailable => Status::unavailable(message),
-            ApiError::Moved => with_reason(Code::Unavailable, message, "MOVED"),
-            ApiError::Forwarded(status) => status,
-            ApiError::Throttled {
-                subject,
-                quota,
-                retry_after,
-            } => {
-                let mut details =
-                    ErrorDetails::with_retry_info(Some(crate::quota::retry_delay(retry_after)));
-                details
-                    .add_quota_failure_violation(subject, format!("{quota} exceeded"))
-                    .set_error_info("RATE_LIMITED", ERROR_DOMAIN, HashMap::new());
-                Status::with_error_details(Code::ResourceExhausted, message, details)
+            GameError::Table(e) => with_reason(Code::FailedPrecondition, message, e.reason()),
+            GameError::Stale { .. } => with_reason(Code::Aborted, message, "STALE_SEQ"),
+            GameError::Unavailable => Status::unavailable(message),
+            GameError::Moved => with_reason(Code::Unavailable, message, "MOVED"),
+            GameError::SetInProgress => {
+                with_reason(Code::PermissionDenied, message, "SET_IN_PROGRESS")
             }
-            ApiError::Store(StoreError::Conflict { .. }) => {
+            GameError::AlreadyQueued { .. } => {
+                with_reason(Code::FailedPrecondition, message, "ALREADY_QUEUED")
+            }
+            GameError::Limit {
+                kind,
+                subject,
+                limit,
+            } => exhausted(
+                message,
+                subject,
+                format!("at most {limit} {}", kind.what()),
+                None,
+                kind.reason(),
+            ),
+            GameError::Store(StoreError::Conflict { .. }) => {
                 with_reason(Code::Aborted, message, "CONCURRENT_WRITE")
             }
             // Retrying cannot mend stored data: INTERNAL, and an operator must look.
-            ApiError::Store(StoreError::Corrupt(what)) => {
+            GameError::Store(StoreError::Corrupt(what)) => {
                 tracing::error!(corrupt = %what, "stored data is corrupt");
                 Status::internal(format!("stored data is corrupt: {what}"))
             }
-            ApiError::Store(e) => {
+            GameError::Store(e) => {
                 tracing::error!(error = %e, "store failure");
                 Status::unavailable(
                     "the game store is unavailable; retry with the same idempotency key",
@@ -119,9 +144,75 @@ impl From<ApiError> for Status {
     }
 }
 
+impl From<ApiError> for Status {
+    fn from(error: ApiError) -> Status {
+        match error {
+            ApiError::Game(error) => error.into(),
+            ApiError::Unauthenticated(why) => Status::unauthenticated(why),
+            ApiError::Throttled(throttled) => exhausted(
+                throttled.to_string(),
+                throttled.subject,
+                format!("{} exceeded", throttled.quota),
+                Some(throttled.retry_after),
+                "RATE_LIMITED",
+            ),
+            ApiError::Forwarded(status) => status,
+        }
+    }
+}
+
+/// The status a stream ends with when the server stops or its game goes away: the client
+/// reconnects (with `after_seq` for a game's stream).
+pub fn stream_ended(why: &str) -> Status {
+    Status::unavailable(why.to_string())
+}
+
+/// The trailers that end a stream the server's own code does not end when it stops
+/// (UNAVAILABLE, as `stream_ended` says it).
+pub fn shutdown_trailers() -> http::HeaderMap {
+    let mut trailers = http::HeaderMap::new();
+    trailers.insert(
+        "grpc-status",
+        http::HeaderValue::from(Code::Unavailable as i32),
+    );
+    trailers.insert(
+        "grpc-message",
+        http::HeaderValue::from_static("the server is shutting down"),
+    );
+    trailers
+}
+
+/// A health watch refused: too many open from the caller's address, or in all.
+pub fn health_watches_exhausted() -> Status {
+    Status::resource_exhausted(
+        "too many open health watches from this address or in all; use Health/Check",
+    )
+}
+
+/// A request whose message did not arrive whole in time (its connection is closed too).
+pub fn request_too_slow(timeout: Duration) -> Status {
+    Status::deadline_exceeded(format!(
+        "the request's message did not arrive within {} s",
+        timeout.as_secs_f64()
+    ))
+}
+
+/// A request body's decoding error is the caller's mistake: tonic-web reports a body it
+/// cannot translate (bad base64, a malformed frame) as INTERNAL.
+pub fn undecodable_body(status: Status) -> Status {
+    match status.code() {
+        Code::Internal => Status::invalid_argument(format!(
+            "the request body does not decode: {}",
+            status.message()
+        )),
+        _ => status,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game_error::LimitKind;
     use theboss_engine::RuleError;
 
     #[test]
@@ -131,28 +222,38 @@ mod tests {
         let bad = status.get_details_bad_request().unwrap();
         assert_eq!(bad.field_violations[0].field, "action.card");
 
-        let status = Status::from(ApiError::Table(TableError::Rule(RuleError::GameOver)));
+        let status = Status::from(GameError::Table(TableError::Rule(RuleError::GameOver)));
         assert_eq!(status.code(), Code::FailedPrecondition);
         assert_eq!(status.get_details_error_info().unwrap().reason, "GAME_OVER");
 
-        let status = Status::from(ApiError::Table(TableError::NotSeated));
+        let status = Status::from(GameError::Table(TableError::NotSeated));
         assert_eq!(status.code(), Code::PermissionDenied);
 
-        let status = Status::from(ApiError::Stale {
+        let status = Status::from(GameError::Table(TableError::NoSuchSeat {
+            seat: 7,
+            players: 2,
+        }));
+        assert_eq!(status.code(), Code::InvalidArgument, "a seat out of range");
+        assert_eq!(
+            status.get_details_bad_request().unwrap().field_violations[0].field,
+            "seat"
+        );
+
+        let status = Status::from(GameError::Stale {
             expected: 1,
             current: 2,
         });
         assert_eq!(status.code(), Code::Aborted);
 
-        let status = Status::from(ApiError::Throttled {
+        let status = Status::from(ApiError::Throttled(Throttled {
             subject: "player:p".into(),
             quota: "calls per player",
-            retry_after: std::time::Duration::from_millis(250),
-        });
+            retry_after: Duration::from_millis(250),
+        }));
         assert_eq!(status.code(), Code::ResourceExhausted);
         assert_eq!(
             status.get_details_retry_info().unwrap().retry_delay,
-            Some(std::time::Duration::from_millis(250))
+            Some(Duration::from_millis(250))
         );
         assert_eq!(
             status.get_details_quota_failure().unwrap().violations[0].subject,
@@ -163,11 +264,41 @@ mod tests {
             "RATE_LIMITED"
         );
 
-        let status = Status::from(ApiError::Store(StoreError::Corrupt(
+        let status = Status::from(GameError::Limit {
+            kind: LimitKind::Spectators,
+            subject: "game:g".into(),
+            limit: 3,
+        });
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        assert_eq!(
+            status.get_details_error_info().unwrap().reason,
+            "TOO_MANY_SPECTATORS"
+        );
+        assert_eq!(
+            status.get_details_quota_failure().unwrap().violations[0].subject,
+            "game:g"
+        );
+        assert!(
+            status.get_details_retry_info().is_none(),
+            "a limit is no rate: nothing to wait for"
+        );
+
+        let status = Status::from(GameError::Store(StoreError::Corrupt(
             "game g, action 3: no card New York 9 M$".into(),
         )));
         assert_eq!(status.code(), Code::Internal);
         assert!(status.message().contains("game g, action 3"));
         assert!(!status.message().contains("retry"));
+    }
+
+    #[test]
+    fn a_body_tonic_web_cannot_translate_is_the_callers_mistake() {
+        let status = undecodable_body(Status::internal("tonic-web: malformed base64 request"));
+        assert_eq!(status.code(), Code::InvalidArgument);
+        assert!(status.message().contains("malformed base64"));
+        assert_eq!(
+            undecodable_body(Status::cancelled("gone")).code(),
+            Code::Cancelled
+        );
     }
 }

@@ -8,24 +8,41 @@
 //! actors however many calls ask for it at once.
 //!
 //! With replicas (see `cluster`), a game's actor here either runs it (its owner) or follows
-//! it; [`Games::route`] says where a game's writes go.
+//! it; [`Games::route`] says where a game's writes go. The cluster reaches the registry
+//! through the [`Directory`] trait it defines, which [`Games`] implements.
+//!
+//! Tables that never fill are bounded twice: a creator may have only so many games that
+//! have not started ([`Games::create`]), and a table not filled within its time expires: its
+//! actor aborts it while it is loaded, and a sweep ([`Games::sweep_expired`]) finds those
+//! unloaded meanwhile (restarts restore running games only).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use tokio::sync::{OnceCell, mpsc};
+use async_trait::async_trait;
+use tokio::sync::{OnceCell, watch};
 
 use crate::actor::{self, ActorOptions, Context, GameHandle, Role};
-use crate::cluster::Cluster;
-use crate::domain::GameRecord;
-use crate::error::ApiError;
+use crate::cluster::{Cluster, Directory};
+use crate::domain::{GameRecord, now_micros};
+use crate::game_error::{GameError, LimitKind};
 use crate::store::cluster::{Ownership, Replica};
 use crate::store::{Store, StoreError, StoredAction, StoredGame};
 
 /// Games restored per bulk read.
 const RESTORE_CHUNK: usize = 500;
+
+/// Expired tables aborted per sweep.
+const EXPIRY_BATCH: u32 = 200;
+
+/// How long a creator found at its cap of tables waiting is refused without asking the
+/// store again (its tables fill or expire over minutes, not milliseconds).
+const CAPPED_FOR: Duration = Duration::from_secs(1);
+
+/// Creators remembered at their cap, at most.
+const CAPPED_REMEMBERED: usize = 10_000;
 
 /// The directory is swept of stopped games' slots once it holds this many, and then each
 /// time it has doubled since the last sweep.
@@ -45,6 +62,10 @@ pub enum Route {
 pub struct Games {
     context: Context,
     cluster: Option<Arc<Cluster>>,
+    /// Games a player may have created that have not started (0: no limit).
+    open_games_per_player: u32,
+    /// Creators found at that cap lately, and until when they are refused at once.
+    capped: quick_cache::sync::Cache<String, Instant>,
     /// Held only to look a slot up or replace it, never across an await.
     live: Mutex<HashMap<String, Slot>>,
     /// The size of `live` at which it is next swept.
@@ -52,21 +73,21 @@ pub struct Games {
 }
 
 impl Games {
-    /// `ladder_game_over` hears of every ladder game that ends here.
     pub fn new(
         store: Arc<dyn Store>,
         options: ActorOptions,
-        ladder_game_over: Option<mpsc::UnboundedSender<String>>,
+        open_games_per_player: u32,
         cluster: Option<Arc<Cluster>>,
     ) -> Games {
         Games {
             context: Context {
                 store,
                 options,
-                ladder_game_over,
                 cluster: cluster.as_ref().map(|c| c.store.clone()),
             },
             cluster,
+            open_games_per_player,
+            capped: quick_cache::sync::Cache::new(CAPPED_REMEMBERED),
             live: Mutex::default(),
             sweep_at: AtomicUsize::new(SWEEP_MIN),
         }
@@ -141,13 +162,14 @@ impl Games {
         }
     }
 
-    /// Starts the actors of every unfinished game in the store, in bulk, in the background;
-    /// calls for a game not restored yet load it at once. Returns how many there are; the
-    /// task logs when it is done. A game that cannot be restored is logged and left out
-    /// (calls for it fail with its error); the others are served. (With replicas, games come
-    /// back by being claimed instead; see `cluster`.)
+    /// Starts the actors of every running game in the store, in bulk, in the background;
+    /// calls for a game not restored yet load it at once, and so do calls for tables that
+    /// have not started (the expiry sweep finds those that expired). Returns how many there
+    /// are; the task logs when it is done. A game that cannot be restored is logged and left
+    /// out (calls for it fail with its error); the others are served. (With replicas, games
+    /// come back by being claimed instead; see `cluster`.)
     pub async fn restore(self: &Arc<Self>) -> Result<usize, StoreError> {
-        let ids = self.context.store.unfinished_games().await?;
+        let ids = self.context.store.running_games().await?;
         let count = ids.len();
         let games = self.clone();
         tokio::spawn(async move {
@@ -160,7 +182,7 @@ impl Games {
 
     /// Runs games this replica just claimed: starts their actors as owners, in bulk, or
     /// promotes the followers it had.
-    pub async fn adopt(&self, ids: &[String]) {
+    async fn adopt_games(&self, ids: &[String]) {
         let mut missing = Vec::with_capacity(ids.len());
         for id in ids {
             match self.handle(id) {
@@ -209,9 +231,38 @@ impl Games {
         started
     }
 
-    /// Records a new game and starts its actor; this replica runs it.
-    pub async fn create(&self, record: GameRecord) -> Result<GameHandle, ApiError> {
-        self.context.store.create_game(&record).await?;
+    /// Records a new game created by a player and starts its actor; this replica runs it.
+    /// Refused when its creator has as many games that have not started as allowed.
+    pub async fn create(&self, record: GameRecord) -> Result<GameHandle, GameError> {
+        let cap = (self.open_games_per_player > 0).then_some(self.open_games_per_player);
+        let at_cap = || GameError::Limit {
+            kind: LimitKind::OpenGames,
+            subject: format!("player:{}", record.created_by),
+            limit: self.open_games_per_player,
+        };
+        if self
+            .capped
+            .get(&record.created_by)
+            .is_some_and(|until| until > Instant::now())
+        {
+            return Err(at_cap());
+        }
+        if !self.context.store.create_game(&record, cap).await? {
+            self.capped
+                .insert(record.created_by.clone(), Instant::now() + CAPPED_FOR);
+            return Err(at_cap());
+        }
+        self.start_created(record)
+    }
+
+    /// Records a game the server itself creates (a ladder game, seated at once) and starts
+    /// its actor; this replica runs it.
+    pub async fn create_for_server(&self, record: GameRecord) -> Result<GameHandle, GameError> {
+        self.context.store.create_game(&record, None).await?;
+        self.start_created(record)
+    }
+
+    fn start_created(&self, record: GameRecord) -> Result<GameHandle, GameError> {
         let id = record.id.clone();
         let handle = actor::spawn(
             StoredGame {
@@ -230,7 +281,7 @@ impl Games {
 
     /// A game's actor here, loading it from the store if it is not live: the owner if this
     /// replica runs it, a follower otherwise (for streams and finished games).
-    pub async fn get(&self, id: &str) -> Result<GameHandle, ApiError> {
+    pub async fn get(&self, id: &str) -> Result<GameHandle, GameError> {
         loop {
             let slot = self.slot(id);
             let handle = slot
@@ -250,7 +301,7 @@ impl Games {
 
     /// Where a game's writes go: the actor here if this replica runs the game (claiming it
     /// if nobody does), or the replica that runs it. Finished games are served here.
-    pub async fn route(&self, id: &str) -> Result<Route, ApiError> {
+    pub async fn route(&self, id: &str) -> Result<Route, GameError> {
         let Some(cluster) = &self.cluster else {
             return Ok(Route::Local(self.get(id).await?));
         };
@@ -260,10 +311,10 @@ impl Games {
         // Twice at most: a claim lost to another replica is followed by its ownership.
         for _ in 0..2 {
             match cluster.store.ownership(id).await? {
-                None => return Err(ApiError::GameNotFound(id.to_string())),
+                None => return Err(GameError::GameNotFound(id.to_string())),
                 Some(Ownership::Over) => return Ok(Route::Local(self.get(id).await?)),
                 Some(Ownership::Owned(owner)) if owner.id == cluster.me.id => {
-                    self.adopt(&[id.to_string()]).await;
+                    self.adopt_games(&[id.to_string()]).await;
                     return Ok(Route::Local(self.get(id).await?));
                 }
                 Some(Ownership::Owned(owner)) => return Ok(Route::Remote(owner)),
@@ -271,50 +322,110 @@ impl Games {
                     if cluster.store.claim_game(id).await? {
                         tracing::info!(game = %id, "claimed a game nobody ran");
                         crate::metrics::games_taken_over(1);
-                        self.adopt(&[id.to_string()]).await;
+                        self.adopt_games(&[id.to_string()]).await;
                         return Ok(Route::Local(self.get(id).await?));
                     }
                 }
             }
         }
-        Err(ApiError::Moved)
+        Err(GameError::Moved)
     }
 
-    /// Tells a game's follower here that the store has its actions up to number `seq`,
-    /// the last of them being `last` when the notification brought it.
-    pub fn poke(&self, id: &str, seq: u64, last: Option<StoredAction>) {
-        if let Some(handle) = self.handle(id) {
-            handle.poke(seq, last);
-        }
-    }
-
-    /// Tells every follower here to read the store (notifications may have been lost).
-    pub fn poke_all(&self) {
-        for handle in self.handles() {
-            handle.poke(u64::MAX, None);
-        }
-    }
-
-    /// Stops every actor here from writing (this replica gives its games up).
-    pub async fn demote_all(&self) {
-        for handle in self.handles() {
-            if handle.role() == Role::Owner {
-                let _ = handle.demote().await;
+    /// Aborts the tables that were not filled in time, a batch at a time, and says how many.
+    /// With replicas, each replica aborts those it runs.
+    pub async fn sweep_expired(&self) -> Result<usize, StoreError> {
+        let ttl = i64::try_from(self.context.options.open_ttl.as_micros()).unwrap_or(i64::MAX);
+        let before = now_micros().saturating_sub(ttl);
+        let mut aborted = 0;
+        for id in self
+            .context
+            .store
+            .expired_open_games(before, EXPIRY_BATCH)
+            .await?
+        {
+            let game = match self.route(&id).await {
+                Ok(Route::Local(game)) => game,
+                // Run elsewhere: its own replica sweeps it.
+                Ok(Route::Remote(_)) => continue,
+                Err(error) => {
+                    tracing::warn!(game = %id, %error, "cannot expire a table");
+                    continue;
+                }
+            };
+            match game.expire().await {
+                Ok(true) => {
+                    // A place is free again for its creator.
+                    self.capped.remove(&game.record().created_by);
+                    aborted += 1;
+                }
+                Ok(false) => {}
+                Err(error) => tracing::warn!(game = %id, %error, "cannot expire a table"),
             }
         }
+        Ok(aborted)
     }
 
-    async fn load(&self, id: &str, role: Role) -> Result<GameHandle, ApiError> {
+    /// Sweeps expired tables now and then, until `stopping`: every tenth of the time a table
+    /// may wait, between a second and a minute.
+    pub fn start_expiry(self: &Arc<Self>, mut stopping: watch::Receiver<bool>) {
+        let every = (self.context.options.open_ttl / 10)
+            .clamp(Duration::from_secs(1), Duration::from_secs(60));
+        let games = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tokio::select! {
+                    () = async {
+                        let _ = stopping.wait_for(|s| *s).await;
+                    } => return,
+                    _ = tick.tick() => match games.sweep_expired().await {
+                        Ok(0) => {}
+                        Ok(n) => tracing::info!(tables = n, "expired tables aborted"),
+                        Err(error) => tracing::warn!(%error, "cannot sweep expired tables"),
+                    },
+                }
+            }
+        });
+    }
+
+    async fn load(&self, id: &str, role: Role) -> Result<GameHandle, GameError> {
         let stored = self
             .context
             .store
             .load_game(id)
             .await
             .inspect_err(|error| tracing::error!(game = %id, %error, "cannot load a game"))?
-            .ok_or_else(|| ApiError::GameNotFound(id.to_string()))?;
+            .ok_or_else(|| GameError::GameNotFound(id.to_string()))?;
         let handle = actor::spawn(stored, self.context.clone(), role)
             .inspect_err(|error| tracing::error!(game = %id, %error, "cannot replay a game"))?;
         Ok(handle)
+    }
+}
+
+#[async_trait]
+impl Directory for Games {
+    async fn adopt(&self, ids: &[String]) {
+        self.adopt_games(ids).await;
+    }
+
+    fn poke(&self, id: &str, seq: u64, last: Option<StoredAction>) {
+        if let Some(handle) = self.handle(id) {
+            handle.poke(seq, last);
+        }
+    }
+
+    fn poke_all(&self) {
+        for handle in self.handles() {
+            handle.poke(u64::MAX, None);
+        }
+    }
+
+    async fn demote_all(&self) {
+        for handle in self.handles() {
+            if handle.role() == Role::Owner {
+                let _ = handle.demote().await;
+            }
+        }
     }
 }
 
@@ -324,7 +435,7 @@ mod tests {
 
     use super::*;
     use crate::actor::fixtures;
-    use crate::domain::{PlayerInfo, Settings, Visibility, now_micros};
+    use crate::domain::{PlayerInfo, Settings, Visibility};
 
     /// Nobody plays: every seat forfeits within milliseconds and the game is aborted; then,
     /// unwatched, its actor stops at once.
@@ -347,6 +458,7 @@ mod tests {
             ladder: false,
             series: None,
             seed_salt: None,
+            seeded: false,
         };
         let handle = games.create(record).await.unwrap();
         for (seat, p) in players.iter().enumerate() {
@@ -369,7 +481,7 @@ mod tests {
     async fn a_finished_game_stops_once_its_last_watcher_leaves() {
         let (store, _dir) = crate::testing::sqlite_store().await;
         let players = fixtures::two_players(&*store).await;
-        let games = Games::new(store, abandoned(), None, None);
+        let games = Games::new(store, abandoned(), 0, None);
         let handle = abandoned_game(&games, 0, &players).await;
         let mut watching = handle.watch(None).await.unwrap();
         while !watching.latest.state.status.is_over() {
@@ -385,7 +497,7 @@ mod tests {
     async fn the_directory_forgets_games_whose_actors_stopped() {
         let (store, _dir) = crate::testing::sqlite_store().await;
         let players = fixtures::two_players(&*store).await;
-        let games = Games::new(store, abandoned(), None, None);
+        let games = Games::new(store, abandoned(), 0, None);
         games.sweep_at.store(3, Ordering::Relaxed);
         let mut handles = Vec::new();
         for g in 0..3 {
@@ -399,5 +511,71 @@ mod tests {
         // A stopped game is loaded again when asked for.
         let again = games.get("g0").await.unwrap();
         assert!(again.latest().await.unwrap().state.status.is_over());
+    }
+
+    fn table(id: &str, created_at: i64) -> GameRecord {
+        GameRecord {
+            id: id.into(),
+            settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
+            seed: 1,
+            created_by: "p0".into(),
+            created_at,
+            ladder: false,
+            series: None,
+            seed_salt: None,
+            seeded: false,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_creator_has_few_tables_waiting_and_a_table_not_filled_in_time_expires() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        fixtures::two_players(&*store).await;
+        let options = ActorOptions {
+            open_ttl: Duration::from_secs(60),
+            ..ActorOptions::default()
+        };
+        let games = Games::new(store.clone(), options, 2, None);
+        // One table created long ago (its actor unloaded, say, by a restart), one now.
+        let old = now_micros() - 120_000_000;
+        store.create_game(&table("old", old), None).await.unwrap();
+        games.create(table("new", now_micros())).await.unwrap();
+        let Err(GameError::Limit { kind, subject, .. }) =
+            games.create(table("third", now_micros())).await
+        else {
+            panic!("a third table waiting");
+        };
+        assert_eq!(
+            (kind, subject.as_str()),
+            (LimitKind::OpenGames, "player:p0")
+        );
+        assert_eq!(games.sweep_expired().await.unwrap(), 1, "only the old one");
+        let expired = games.get("old").await.unwrap().latest().await.unwrap();
+        assert_eq!(expired.state.status, crate::domain::Status::Aborted);
+        assert!(matches!(
+            &expired.events[..],
+            [crate::table::TableEvent::Aborted { reason }] if reason == crate::table::EXPIRED
+        ));
+        // Its place is free again.
+        games.create(table("third", now_micros())).await.unwrap();
+        assert_eq!(games.sweep_expired().await.unwrap(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_loaded_table_expires_on_its_own_clock() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        fixtures::two_players(&*store).await;
+        let options = ActorOptions {
+            open_ttl: Duration::from_millis(100),
+            ..ActorOptions::default()
+        };
+        let games = Games::new(store, options, 0, None);
+        let handle = games.create(table("soon", now_micros())).await.unwrap();
+        let mut watching = handle.watch(None).await.unwrap();
+        let aborted = tokio::time::timeout(Duration::from_secs(10), watching.live.recv())
+            .await
+            .expect("expired within its time")
+            .unwrap();
+        assert_eq!(aborted.state.status, crate::domain::Status::Aborted);
     }
 }

@@ -1,14 +1,15 @@
 //! # theboss-server
 //!
 //! The gRPC server of The Boss. A thin binary (`src/main.rs`) parses [`Config`], opens the
-//! [`store`] and calls [`run`] with a listener and a shutdown future, so tests can start a
-//! server on `127.0.0.1:0` over any store and stop it at will.
+//! [`store`] and calls [`serve`], which calls [`run`] with a listener and a shutdown future,
+//! so tests can start a server on `127.0.0.1:0` over any store and stop it at will.
 //!
-//! Code map: [`service`] (RPC methods) → [`games`] (directory of live games) → [`actor`]
-//! (one task per game: apply, commit, broadcast) → [`table`] (the table's rules around the
-//! engine) and [`store`] (SQL). [`watch`] streams a game to one watcher; [`wire`] and
-//! `theboss::convert` turn domain values into protobuf; [`auth`] checks tokens; [`error`]
-//! maps failures onto gRPC statuses.
+//! Code map (ARCHITECTURE.md has the whole of it): [`rpc`] (the services, thin) →
+//! [`games`] (directory of live games) → [`actor`] (one task per game: apply, commit,
+//! broadcast) → [`table`] (the table's rules around the engine) and [`store`] (SQL).
+//! [`watch`] streams a game to one watcher; [`ladder`] matches and rates; [`cluster`] joins
+//! replicas; [`net`] guards the transport; [`wire`] and `theboss::convert` turn domain values
+//! into protobuf; [`auth`] and [`quota`] admit callers; [`error`] makes every status.
 
 pub mod actor;
 pub mod auth;
@@ -16,16 +17,19 @@ pub mod cluster;
 pub mod config;
 pub mod domain;
 pub mod error;
+pub mod game_error;
 pub mod games;
 pub mod ladder;
-pub mod ladder_service;
+pub mod limits;
 pub mod metrics;
+pub mod net;
 pub mod quota;
 pub mod rating;
-pub mod service;
+pub mod rpc;
 pub mod shutdown;
 pub mod store;
 pub mod table;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod watch;
 pub mod web;
@@ -39,11 +43,12 @@ use theboss::v1::game_service_server::GameServiceServer;
 use theboss::v1::ladder_service_server::LadderServiceServer;
 use tokio::net::TcpListener;
 use tonic::transport::Server;
-use tonic::transport::server::TcpIncoming;
 
 pub use actor::ActorOptions;
 pub use cluster::ClusterOptions;
 pub use config::Config;
+pub use ladder::LadderOptions;
+pub use limits::Limits;
 use store::cluster::ClusterStore;
 use store::{Store, StoreError};
 
@@ -129,23 +134,26 @@ pub async fn serve(config: &Config, shutdown: impl Future<Output = ()>) -> Resul
         })
         .await?;
     }
+    net::raise_fd_limit();
     let served = run(listener, storage, config.options(), shutdown).await;
     let _ = metrics_stop.send(());
     served
 }
 
+/// The largest request message the services decode: the largest honest one is well under a
+/// kilobyte, and a larger one is refused (OUT_OF_RANGE) before it costs its decoding.
+pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
+
 /// Tunables of a running server.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// Quiet time after which a `WatchGame` stream gets a keep-alive.
+    /// Quiet time after which a `WatchGame` or `Enqueue` stream gets a keep-alive.
     pub keep_alive: Duration,
     pub actor: ActorOptions,
-    /// Seconds a seat has per turn in ladder games.
-    pub ladder_turn_secs: u32,
-    /// How long the ladder holds back pairing players who just played each other, in case
-    /// someone else turns up.
-    pub ladder_rematch_grace: Duration,
+    pub ladder: LadderOptions,
     pub quotas: quota::QuotaOptions,
+    /// What one client may hold: connections, streams, tables waiting.
+    pub limits: Limits,
     /// Origins whose pages may call the service with gRPC-Web; empty: any origin.
     pub cors_origins: Vec<String>,
 }
@@ -155,19 +163,24 @@ impl Default for Options {
         Options {
             keep_alive: Duration::from_secs(15),
             actor: ActorOptions::default(),
-            ladder_turn_secs: 30,
-            ladder_rematch_grace: Duration::from_secs(5),
+            ladder: LadderOptions::default(),
             quotas: quota::QuotaOptions::default(),
+            limits: Limits::default(),
             cors_origins: Vec::new(),
         }
     }
 }
 
-/// The connections a listener accepts, with `TCP_NODELAY` set on each: a response goes out
-/// as several small writes (headers, message, trailers), and with Nagle's algorithm the
-/// later ones wait for the peer's delayed ACK, about 40 ms a call.
-pub fn incoming(listener: TcpListener) -> TcpIncoming {
-    TcpIncoming::from(listener).with_nodelay(Some(true))
+impl Options {
+    /// No quotas and no count limits: for capacity tests and benchmarks, which play many
+    /// games from one address.
+    pub fn unlimited() -> Options {
+        Options {
+            quotas: quota::QuotaOptions::unlimited(),
+            limits: Limits::unlimited(),
+            ..Options::default()
+        }
+    }
 }
 
 /// Serves on `listener` until `shutdown` completes (open streams are then ended and
@@ -198,11 +211,10 @@ pub async fn run(
             )
         }
     };
-    let (game_over, ladder_games_over) = tokio::sync::mpsc::unbounded_channel();
     let games = Arc::new(games::Games::new(
         store.clone(),
         options.actor.clone(),
-        Some(game_over),
+        options.limits.open_games_per_player,
         cluster.clone(),
     ));
     let (stop, stopping) = tokio::sync::watch::channel(false);
@@ -216,24 +228,26 @@ pub async fn run(
             0
         }
     };
-    let ladder = ladder::Ladder::start(
-        games.clone(),
-        ladder_games_over,
-        options.ladder_turn_secs,
-        options.ladder_rematch_grace,
-        stopping.clone(),
-    );
+    games.start_expiry(stopping.clone());
+    let ladder = ladder::Ladder::start(games.clone(), options.ladder.clone(), stopping.clone());
     // One authenticator: the services share its token cache and the quotas.
     let auth =
         auth::Authenticator::new(store.clone(), Arc::new(quota::Quotas::new(options.quotas)));
-    let ladder_service = ladder_service::Service::new(
+    let ladder_service = rpc::LadderService::new(
         store.clone(),
         auth.clone(),
         ladder,
         options.keep_alive,
         stopping.clone(),
     );
-    let service = service::Service::new(store, auth, games.clone(), options.keep_alive, stopping);
+    let game_service = rpc::GameService::new(
+        store,
+        auth,
+        games.clone(),
+        limits::StreamCounts::new(&options.limits),
+        options.keep_alive,
+        stopping.clone(),
+    );
 
     let (health_reporter, health) = tonic_health::server::health_reporter();
     // The empty service name reports the server as a whole.
@@ -241,10 +255,10 @@ pub async fn run(
         .set_service_status("", tonic_health::ServingStatus::Serving)
         .await;
     health_reporter
-        .set_serving::<GameServiceServer<service::Service>>()
+        .set_serving::<GameServiceServer<rpc::GameService>>()
         .await;
     health_reporter
-        .set_serving::<LadderServiceServer<ladder_service::Service>>()
+        .set_serving::<LadderServiceServer<rpc::LadderService>>()
         .await;
     // Both versions of reflection: grpcurl and newer tools speak v1; Python's grpcio
     // reflection client, several GUI clients and older grpcurl speak only v1alpha.
@@ -262,44 +276,35 @@ pub async fn run(
             .set_service_status("", tonic_health::ServingStatus::NotServing)
             .await;
         if let Some(cluster) = &cluster {
-            cluster.hand_over(&games).await;
+            cluster.hand_over(&*games).await;
         }
         // Streams never end by themselves, so tell them to, or draining would wait forever.
         let _ = stop.send(true);
     };
+    let limits = &options.limits;
+    let streams = (limits.streams_per_connection > 0).then_some(limits.streams_per_connection);
     Server::builder()
         // Browsers speak gRPC-Web over HTTP/1.1 (or 2), from pages of other origins.
         .accept_http1(true)
+        .max_concurrent_streams(streams)
+        .http2_keepalive_interval(Some(limits.keep_alive))
+        .http2_keepalive_timeout(Some(limits.keep_alive / 3))
+        .layer(net::layer::ConnectionLayer::new(limits, stopping))
         .layer(web::cors(&options.cors_origins)?)
         .layer(tonic_web::GrpcWebLayer::new())
+        .layer(net::layer::RequestBodyLayer::new(limits))
         .layer(metrics::RpcMetricsLayer)
         .add_service(health)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(GameServiceServer::new(service))
-        .add_service(LadderServiceServer::new(ladder_service))
-        .serve_with_incoming_shutdown(incoming(listener), shutdown)
+        .add_service(
+            GameServiceServer::new(game_service).max_decoding_message_size(MAX_REQUEST_BYTES),
+        )
+        .add_service(
+            LadderServiceServer::new(ladder_service).max_decoding_message_size(MAX_REQUEST_BYTES),
+        )
+        .serve_with_incoming_shutdown(net::accept(listener, limits, Arc::default()), shutdown)
         .await?;
     tracing::info!("stopped");
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use tokio_stream::StreamExt;
-
-    use super::*;
-
-    #[tokio::test]
-    async fn accepted_sockets_send_small_writes_at_once() {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let mut accepted = incoming(listener);
-        let _client = tokio::net::TcpStream::connect(addr).await.unwrap();
-        let socket = accepted.next().await.unwrap().unwrap();
-        assert!(
-            socket.nodelay().unwrap(),
-            "TCP_NODELAY on an accepted socket"
-        );
-    }
 }

@@ -259,6 +259,26 @@ pub async fn store_call<T, E>(
     result
 }
 
+/// `GET /metrics` from a server's metrics endpoint at `addr`: the body, in Prometheus' text
+/// format.
+pub async fn scrape(addr: SocketAddr) -> std::io::Result<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut socket = tokio::net::TcpStream::connect(addr).await?;
+    socket
+        .write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .await?;
+    let mut response = String::new();
+    socket.read_to_string(&mut response).await?;
+    let invalid = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidData, why);
+    let (head, body) = response
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| invalid("not an HTTP response".into()))?;
+    if !head.starts_with("HTTP/1.1 200") || !head.contains("text/plain; version=0.0.4") {
+        return Err(invalid(format!("not a Prometheus scrape: {head}")));
+    }
+    Ok(body.to_string())
+}
+
 /// The sum of the samples of `name` in a Prometheus text `scrape` whose labels include
 /// `labels` (for tests and the soak, which read the endpoint back).
 pub fn sample_value(scrape: &str, name: &str, labels: &[(&str, &str)]) -> f64 {

@@ -1,18 +1,59 @@
 //! Rate limits, so that one client cannot flood the service: every authenticated call counts
-//! against its player's quota; registrations, and calls whose token is missing or unknown,
-//! count against their peer address's. A call over its quota changes nothing and is answered
-//! RESOURCE_EXHAUSTED with `google.rpc.RetryInfo` (when to try again) and
-//! `google.rpc.QuotaFailure` (which quota). Token buckets (GCRA) via `governor`.
+//! against its player's quota; registrations count against their peer address's; calls
+//! whose token is missing, malformed or unknown count against another quota of their
+//! address, checked before the store is asked about the token (an address over it gets no
+//! lookup at all until it may try again). A call over its quota changes nothing and is
+//! answered RESOURCE_EXHAUSTED (see `error`), after a short pause (`auth`), so that a
+//! client that calls again at once slows itself down. Token buckets (GCRA) via `governor`.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use governor::clock::{Clock, DefaultClock};
+use governor::middleware::{StateInformationMiddleware, StateSnapshot};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::error::ApiError;
+/// A keyed limiter that tells what is left after each call.
+type Limiter<K> = DefaultKeyedRateLimiter<K, StateInformationMiddleware>;
+
+/// What a caller has left of a quota after a call: what a client reads to pace itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Calls it may still make at once.
+    pub remaining: u32,
+    /// Calls it may make at once when the bucket is full.
+    pub limit: u32,
+    /// How long until the bucket is full again.
+    pub full_in: Duration,
+}
+
+impl Budget {
+    fn of(snapshot: &StateSnapshot) -> Budget {
+        let quota = snapshot.quota();
+        let limit = quota.burst_size().get();
+        let remaining = snapshot.remaining_burst_capacity().min(limit);
+        Budget {
+            remaining,
+            limit,
+            full_in: quota.replenish_interval() * (limit - remaining),
+        }
+    }
+}
+
+/// A call over its quota: whose quota, which, and how long to wait.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("too many calls ({quota}, {subject}): retry in {} ms", retry_after.as_millis().max(1))]
+pub struct Throttled {
+    /// `player:<id>` or `peer:<ip>`.
+    pub subject: String,
+    /// The quota's name, as the README lists it.
+    pub quota: &'static str,
+    pub retry_after: Duration,
+}
 
 /// The limits; 0 turns one off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,22 +62,28 @@ pub struct QuotaOptions {
     pub calls_per_sec: u32,
     /// Calls a player may make at once before the sustained rate applies.
     pub call_burst: u32,
-    /// Registrations (and calls with a missing or unknown token) a minute from one address.
+    /// Registrations a minute from one address.
     pub registrations_per_min: u32,
     /// Registrations one address may make at once.
     pub registration_burst: u32,
+    /// Calls with a missing, malformed or unknown token a minute from one address.
+    pub unknown_tokens_per_min: u32,
+    /// Such calls one address may make at once.
+    pub unknown_token_burst: u32,
 }
 
 impl Default for QuotaOptions {
     /// A bot plays a turn with two or three calls and a person far fewer: 50 a second is
     /// ten times what the fastest ladder bot needs. One address may register 100 players at
-    /// once (a bot farm starting up), then one a second.
+    /// once (a bot farm starting up), then one a second; as many calls with a bad token.
     fn default() -> QuotaOptions {
         QuotaOptions {
             calls_per_sec: 50,
             call_burst: 200,
             registrations_per_min: 60,
             registration_burst: 100,
+            unknown_tokens_per_min: 60,
+            unknown_token_burst: 100,
         }
     }
 }
@@ -49,6 +96,8 @@ impl QuotaOptions {
             call_burst: 0,
             registrations_per_min: 0,
             registration_burst: 0,
+            unknown_tokens_per_min: 0,
+            unknown_token_burst: 0,
         }
     }
 }
@@ -56,9 +105,17 @@ impl QuotaOptions {
 /// Checks between two sweeps of the limiters' idle keys.
 const SWEEP_EVERY: u64 = 100_000;
 
+/// Names of the quotas, as the README and the QuotaFailure details give them.
+pub const CALLS_PER_PLAYER: &str = "calls per player";
+pub const REGISTRATIONS_PER_ADDRESS: &str = "registrations per address";
+pub const UNKNOWN_TOKENS_PER_ADDRESS: &str = "calls with an unknown token per address";
+
 pub struct Quotas {
-    players: Option<DefaultKeyedRateLimiter<String>>,
-    peers: Option<DefaultKeyedRateLimiter<IpAddr>>,
+    players: Option<Limiter<String>>,
+    registrations: Option<Limiter<IpAddr>>,
+    unknown_tokens: Option<Limiter<IpAddr>>,
+    /// Addresses over their unknown-token quota, and until when: they get no token lookup.
+    blocked: Mutex<HashMap<IpAddr, Instant>>,
     checks: AtomicU64,
 }
 
@@ -66,47 +123,83 @@ fn quota(per: Quota, burst: u32) -> Quota {
     per.allow_burst(NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN))
 }
 
+fn limiter<K: std::hash::Hash + Eq + Clone>(quota: Quota) -> Limiter<K> {
+    RateLimiter::keyed(quota).with_middleware::<StateInformationMiddleware>()
+}
+
+fn per_minute(rate: u32, burst: u32) -> Option<Limiter<IpAddr>> {
+    NonZeroU32::new(rate).map(|rate| limiter(quota(Quota::per_minute(rate), burst)))
+}
+
 impl Quotas {
     pub fn new(options: QuotaOptions) -> Quotas {
         Quotas {
             players: NonZeroU32::new(options.calls_per_sec)
-                .map(|rate| RateLimiter::keyed(quota(Quota::per_second(rate), options.call_burst))),
-            peers: NonZeroU32::new(options.registrations_per_min).map(|rate| {
-                RateLimiter::keyed(quota(Quota::per_minute(rate), options.registration_burst))
-            }),
+                .map(|rate| limiter(quota(Quota::per_second(rate), options.call_burst))),
+            registrations: per_minute(options.registrations_per_min, options.registration_burst),
+            unknown_tokens: per_minute(options.unknown_tokens_per_min, options.unknown_token_burst),
+            blocked: Mutex::default(),
             checks: AtomicU64::new(0),
         }
     }
 
-    /// One call of a player.
-    pub fn player_call(&self, player_id: &str) -> Result<(), ApiError> {
+    /// One call of a player; what it has left (None: no quota).
+    pub fn player_call(&self, player_id: &str) -> Result<Option<Budget>, Throttled> {
         let Some(limiter) = &self.players else {
-            return Ok(());
+            return Ok(None);
         };
         self.sweep();
         limiter
             .check_key(&player_id.to_string())
-            .map_err(|not_until| ApiError::Throttled {
+            .map(|snapshot| Some(Budget::of(&snapshot)))
+            .map_err(|not_until| Throttled {
                 subject: format!("player:{player_id}"),
-                quota: "calls per player",
+                quota: CALLS_PER_PLAYER,
                 retry_after: not_until.wait_time_from(DefaultClock::default().now()),
             })
     }
 
-    /// One registration, or one call without a valid token, from `peer` (unknown behind
-    /// some transports: then not limited).
-    pub fn peer_call(&self, peer: Option<IpAddr>) -> Result<(), ApiError> {
-        let (Some(limiter), Some(peer)) = (&self.peers, peer) else {
-            return Ok(());
-        };
+    /// One registration from `peer` (unknown behind some transports: then not limited).
+    pub fn registration(&self, peer: Option<IpAddr>) -> Result<Option<Budget>, Throttled> {
         self.sweep();
-        limiter
-            .check_key(&peer)
-            .map_err(|not_until| ApiError::Throttled {
+        charge(self.registrations.as_ref(), peer, REGISTRATIONS_PER_ADDRESS)
+    }
+
+    /// Before the store is asked about a token from `peer`: refused while the address is over
+    /// its unknown-token quota.
+    pub fn may_look_up(&self, peer: Option<IpAddr>) -> Result<(), Throttled> {
+        let Some(peer) = peer else { return Ok(()) };
+        let blocked = self.blocked.lock().expect("not poisoned");
+        match blocked.get(&peer) {
+            Some(until) if *until > Instant::now() => Err(Throttled {
                 subject: format!("peer:{peer}"),
-                quota: "registrations per address",
-                retry_after: not_until.wait_time_from(DefaultClock::default().now()),
-            })
+                quota: UNKNOWN_TOKENS_PER_ADDRESS,
+                retry_after: until.saturating_duration_since(Instant::now()),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// One call from `peer` with a missing, malformed or unknown token. Once the quota is
+    /// spent, the address gets no lookup until it may try again.
+    pub fn unknown_token(&self, peer: Option<IpAddr>) -> Result<(), Throttled> {
+        self.sweep();
+        let charged = charge(
+            self.unknown_tokens.as_ref(),
+            peer,
+            UNKNOWN_TOKENS_PER_ADDRESS,
+        );
+        let blocked_for = match &charged {
+            Err(throttled) => Some(throttled.retry_after),
+            // The last place is taken: no lookup before the next one.
+            Ok(Some(budget)) if budget.remaining == 0 => Some(budget.full_in / budget.limit.max(1)),
+            Ok(_) => None,
+        };
+        if let (Some(wait), Some(peer)) = (blocked_for, peer) {
+            let mut blocked = self.blocked.lock().expect("not poisoned");
+            blocked.insert(peer, Instant::now() + wait);
+        }
+        charged.map(|_| ())
     }
 
     /// Forgets keys whose buckets are full again, now and then, so that every player and
@@ -117,17 +210,34 @@ impl Quotas {
                 limiter.retain_recent();
                 limiter.shrink_to_fit();
             }
-            for limiter in self.peers.iter() {
+            for limiter in self.registrations.iter().chain(self.unknown_tokens.iter()) {
                 limiter.retain_recent();
                 limiter.shrink_to_fit();
             }
+            let now = Instant::now();
+            let mut blocked = self.blocked.lock().expect("not poisoned");
+            blocked.retain(|_, until| *until > now);
+            blocked.shrink_to_fit();
         }
     }
 }
 
-/// How long a throttled caller should wait, at least a millisecond.
-pub fn retry_delay(wait: Duration) -> Duration {
-    wait.max(Duration::from_millis(1))
+fn charge(
+    limiter: Option<&Limiter<IpAddr>>,
+    peer: Option<IpAddr>,
+    name: &'static str,
+) -> Result<Option<Budget>, Throttled> {
+    let (Some(limiter), Some(peer)) = (limiter, peer) else {
+        return Ok(None);
+    };
+    limiter
+        .check_key(&peer)
+        .map(|snapshot| Some(Budget::of(&snapshot)))
+        .map_err(|not_until| Throttled {
+            subject: format!("peer:{peer}"),
+            quota: name,
+            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+        })
 }
 
 #[cfg(test)]
@@ -144,21 +254,39 @@ mod tests {
         for _ in 0..3 {
             quotas.player_call("flood").unwrap();
         }
-        let Err(ApiError::Throttled {
-            subject,
-            retry_after,
-            ..
-        }) = quotas.player_call("flood")
-        else {
+        let Err(throttled) = quotas.player_call("flood") else {
             panic!("the fourth call at once is throttled");
         };
-        assert_eq!(subject, "player:flood");
-        assert!(retry_after > Duration::ZERO && retry_after <= Duration::from_secs(1));
+        assert_eq!(throttled.subject, "player:flood");
+        assert!(
+            throttled.retry_after > Duration::ZERO
+                && throttled.retry_after <= Duration::from_secs(1)
+        );
         quotas.player_call("calm").unwrap();
         // Unlimited registrations.
         for _ in 0..1000 {
-            quotas.peer_call(Some([127, 0, 0, 1].into())).unwrap();
+            quotas.registration(Some([127, 0, 0, 1].into())).unwrap();
         }
+    }
+
+    #[test]
+    fn a_call_tells_what_is_left_of_its_quota() {
+        let quotas = Quotas::new(QuotaOptions {
+            calls_per_sec: 10,
+            call_burst: 4,
+            ..QuotaOptions::unlimited()
+        });
+        let budget = quotas.player_call("p").unwrap().unwrap();
+        assert_eq!((budget.remaining, budget.limit), (3, 4));
+        assert!(budget.full_in > Duration::ZERO && budget.full_in <= Duration::from_millis(100));
+        for left in [2, 1, 0] {
+            assert_eq!(quotas.player_call("p").unwrap().unwrap().remaining, left);
+        }
+        assert!(quotas.player_call("p").is_err());
+        assert_eq!(
+            Quotas::new(QuotaOptions::unlimited()).player_call("p"),
+            Ok(None)
+        );
     }
 
     #[test]
@@ -169,14 +297,35 @@ mod tests {
             ..QuotaOptions::unlimited()
         });
         let (a, b): (IpAddr, IpAddr) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
-        quotas.peer_call(Some(a)).unwrap();
-        quotas.peer_call(Some(a)).unwrap();
-        assert!(matches!(
-            quotas.peer_call(Some(a)),
-            Err(ApiError::Throttled { .. })
-        ));
-        quotas.peer_call(Some(b)).unwrap();
-        quotas.peer_call(None).unwrap();
+        quotas.registration(Some(a)).unwrap();
+        quotas.registration(Some(a)).unwrap();
+        let refused = quotas.registration(Some(a)).unwrap_err();
+        assert_eq!(refused.quota, REGISTRATIONS_PER_ADDRESS);
+        quotas.registration(Some(b)).unwrap();
+        quotas.registration(None).unwrap();
         quotas.player_call("anyone").unwrap();
+    }
+
+    #[test]
+    fn an_address_over_its_unknown_token_quota_gets_no_lookup_until_it_may_retry() {
+        let quotas = Quotas::new(QuotaOptions {
+            unknown_tokens_per_min: 1,
+            unknown_token_burst: 2,
+            ..QuotaOptions::unlimited()
+        });
+        let (a, b): (IpAddr, IpAddr) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
+        for _ in 0..2 {
+            quotas.may_look_up(Some(a)).unwrap();
+            quotas.unknown_token(Some(a)).unwrap();
+        }
+        // The burst is spent: no lookup, before anything is refused.
+        let blocked = quotas.may_look_up(Some(a)).unwrap_err();
+        assert!(blocked.retry_after > Duration::from_secs(50), "{blocked:?}");
+        assert_eq!(blocked.quota, UNKNOWN_TOKENS_PER_ADDRESS);
+        let refused = quotas.unknown_token(Some(a)).unwrap_err();
+        assert!(refused.to_string().contains("unknown token"), "{refused}");
+        quotas.may_look_up(Some(b)).unwrap();
+        // Registrations are another quota.
+        quotas.registration(Some(a)).unwrap();
     }
 }

@@ -1,11 +1,21 @@
 //! Ratings for a game of 2 to 4 players with luck in it: Weng-Lin (the OpenSkill model, via
-//! `skillratings`), each player a team of one, ranked by the game's standings. A player has
-//! one rating per player count and one overall; a game (or a duplicate series) moves both.
+//! `skillratings`), each player a team of one. A player has one rating per player count and
+//! one overall; a rated game (or duplicate set) moves both.
 //!
-//! Pure arithmetic: what a finished ladder game rates ([`rated_outcome`]) is decided here
-//! from the game and, for a duplicate series, its earlier games; the store then reads the
-//! players' ratings, applies [`rate`] and writes them back in one transaction, with the rows
-//! locked, together with the game's last action.
+//! Pure arithmetic and decisions, no IO: what a finished ladder game rates
+//! ([`rated_game`]), what a duplicate set rates once every table has ended ([`rated_set`]),
+//! and the new ratings ([`rate_contests`]). The store reads the players' ratings with their
+//! rows locked, calls these, and writes the changes in the transaction of the last action.
+//!
+//! Two rules keep ratings from being farmed (see the ladder contract):
+//! - a game, or a set, in which a seat never played a turn itself is not rated;
+//! - a player is *provisional* in a category until it has [`PROVISIONAL_GAMES`] rated games
+//!   there (off the leaderboard), and a result counts in proportion to how established the
+//!   opponents are: each opponent weighs its rated games over [`PROVISIONAL_GAMES`], at
+//!   least [`FRESH_WEIGHT`], and a player's change of rating is scaled by its opponents' mean
+//!   weight. Beating fresh accounts, which anyone can register, is worth a tenth of beating
+//!   established players, whoever beats them (a farmer's own new account included); players
+//!   who are new together still rate each other, slowly at first.
 
 use std::collections::HashMap;
 
@@ -13,15 +23,21 @@ use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 use theboss_engine::Outcome;
 
-use crate::domain::{GameRecord, SeriesGame, Status};
+use crate::domain::{GameRecord, SetTable, Status};
 use crate::table::TableState;
+
+/// Rated games in a category before a player is established there.
+pub const PROVISIONAL_GAMES: u32 = 10;
+
+/// What a result against an opponent with no rated game is worth, against an established one.
+pub const FRESH_WEIGHT: f64 = 0.1;
 
 /// A rating: `mu` is the estimate, `sigma` its uncertainty.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rating {
     pub mu: f64,
     pub sigma: f64,
-    /// Rated games (a duplicate series counts once).
+    /// Rated games (a duplicate set counts once).
     pub games: u32,
 }
 
@@ -40,6 +56,28 @@ impl Rating {
     /// A conservative estimate, what leaderboards sort by: `mu - 3 sigma`.
     pub fn score(&self) -> f64 {
         self.mu - 3.0 * self.sigma
+    }
+
+    /// Too few rated games to be listed, or to be worth as much as an established opponent.
+    pub fn is_provisional(&self) -> bool {
+        self.games < PROVISIONAL_GAMES
+    }
+
+    /// What a result against this player is worth: its rated games over
+    /// [`PROVISIONAL_GAMES`], between [`FRESH_WEIGHT`] and 1.
+    pub fn weight(&self) -> f64 {
+        (f64::from(self.games) / f64::from(PROVISIONAL_GAMES)).clamp(FRESH_WEIGHT, 1.0)
+    }
+
+    /// This rating moved towards `full` by `share` (0 to 1): the mean by `share`, the
+    /// variance's reduction by `share`; a rated game either way.
+    fn moved_towards(&self, full: &Rating, share: f64) -> Rating {
+        let variance = self.sigma.powi(2) - share * (self.sigma.powi(2) - full.sigma.powi(2));
+        Rating {
+            mu: self.mu + share * (full.mu - self.mu),
+            sigma: variance.max(0.0).sqrt(),
+            games: full.games,
+        }
     }
 }
 
@@ -72,25 +110,42 @@ pub fn rate(before: &[Rating], ranks: &[usize]) -> Vec<Rating> {
 }
 
 /// Places from scores, higher is better; equal scores share a place (1, 1, 3…).
-pub fn ranks_by_score(scores: &[u64]) -> Vec<usize> {
+pub fn ranks_by_score<T: PartialOrd>(scores: &[T]) -> Vec<usize> {
     scores
         .iter()
         .map(|s| 1 + scores.iter().filter(|o| *o > s).count())
         .collect()
 }
 
-/// What a rated game's end rates: its players by seat, each with a place (1 = first; equal
-/// places tie), in the category of its player count and overall.
+/// One ranked comparison of players: a game's seats, or the holders of one seat's cards at
+/// the tables of a duplicate set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contest {
+    pub players: Vec<String>,
+    /// By player: 1 = first; equal places tie.
+    pub places: Vec<usize>,
+    /// By player: the game it played (what its rating history names).
+    pub games: Vec<String>,
+}
+
+/// What a finished ladder game or duplicate set rates: its contests, in the category of its
+/// player count and overall. Every player is in one contest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rated {
-    pub players: Vec<String>,
-    pub places: Vec<usize>,
+    /// Players per game: the category rated besides overall.
+    pub players_per_game: u8,
+    pub contests: Vec<Contest>,
 }
 
 impl Rated {
     /// The categories the result moves: its player count, and 0 (overall).
     pub fn categories(&self) -> [u8; 2] {
-        [u8::try_from(self.players.len()).unwrap_or(u8::MAX), 0]
+        [self.players_per_game, 0]
+    }
+
+    /// Every player rated, in contest order.
+    pub fn players(&self) -> impl Iterator<Item = &String> {
+        self.contests.iter().flat_map(|c| c.players.iter())
     }
 }
 
@@ -108,49 +163,119 @@ pub fn places(outcome: &Outcome, players: u8) -> Vec<usize> {
     places
 }
 
-/// What the end of a ladder game rates, if anything: the game's own result, or, for the last
-/// game of a duplicate series, the series' ranked on its total money (`earlier` are the
-/// series' other games). `state` is the finished table. An unrated game, a series still under
-/// way, or a series with an aborted game rates nothing.
-pub fn rated_outcome(
-    record: &GameRecord,
-    state: &TableState,
-    earlier: &[SeriesGame],
-) -> Option<Rated> {
-    if !record.ladder || state.status != Status::Finished {
+/// What the end of a ladder game rates by itself, if anything: a finished ladder game that
+/// is not a table of a duplicate set, in which every seat played a turn itself. `state` is
+/// the finished table.
+pub fn rated_game(record: &GameRecord, state: &TableState) -> Option<Rated> {
+    if !record.ladder || record.series.is_some() || state.status != Status::Finished {
+        return None;
+    }
+    if !state.acted.iter().all(|a| *a) {
         return None;
     }
     let outcome = state.game.as_ref()?.outcome()?;
     let n = record.settings.players();
-    let seats: Vec<String> = state
+    let players: Vec<String> = state
         .seats
         .iter()
         .map(|p| p.as_ref().map(|p| p.id.clone()).unwrap_or_default())
         .collect();
-    let places = match &record.series {
-        None => places(outcome, n),
-        Some(series) if series.index + 1 < n => return None,
-        Some(_) => {
-            let mut totals: HashMap<&str, u64> = HashMap::new();
-            for game in earlier.iter().filter(|g| g.game_id != record.id) {
-                if game.status != Status::Finished {
-                    return None;
-                }
-                for (player, money) in game.seats.iter().zip(&game.money) {
-                    *totals.entry(player).or_default() += u64::from(*money);
-                }
-            }
-            for (player, money) in seats.iter().zip(state.money()) {
-                *totals.entry(player).or_default() += u64::from(money);
-            }
-            let scores: Vec<u64> = seats.iter().map(|p| totals[p.as_str()]).collect();
-            ranks_by_score(&scores)
-        }
-    };
     Some(Rated {
-        players: seats,
-        places,
+        players_per_game: n,
+        contests: vec![Contest {
+            games: vec![record.id.clone(); players.len()],
+            places: places(outcome, n),
+            players,
+        }],
     })
+}
+
+/// What a duplicate set rates once every table has ended: for each seat, the players who
+/// held its cards at the different tables, ranked by the money they made with them. Nothing
+/// if a table did not finish (aborted), if a seat anywhere never played a turn itself, or if
+/// the tables do not make a set (fewer than two, or of different sizes).
+pub fn rated_set(tables: &[SetTable]) -> Option<Rated> {
+    let seats = tables.first()?.players.len();
+    let whole = tables.len() >= 2
+        && tables.iter().all(|t| {
+            t.status == Status::Finished
+                && t.players.len() == seats
+                && t.money.len() == seats
+                && t.acted.len() == seats
+                && t.acted.iter().all(|a| *a)
+        });
+    if !whole {
+        return None;
+    }
+    let contests = (0..seats)
+        .map(|seat| {
+            let money: Vec<u32> = tables.iter().map(|t| t.money[seat]).collect();
+            Contest {
+                players: tables.iter().map(|t| t.players[seat].clone()).collect(),
+                places: ranks_by_score(&money),
+                games: tables.iter().map(|t| t.game_id.clone()).collect(),
+            }
+        })
+        .collect();
+    Some(Rated {
+        players_per_game: u8::try_from(seats).ok()?,
+        contests,
+    })
+}
+
+/// One player's rating moved by a rated result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub player: String,
+    /// 0 overall, else the player count.
+    pub category: u8,
+    /// The game it played.
+    pub game: String,
+    pub before: Rating,
+    pub after: Rating,
+}
+
+/// The ratings a result moves, from the players' ratings before it (`before`, by player and
+/// category; missing means a fresh rating): each contest rated by Weng-Lin, each player's
+/// change scaled by its opponents' mean [`Rating::weight`].
+pub fn rate_contests(rated: &Rated, before: &HashMap<(String, u8), Rating>) -> Vec<Change> {
+    let mut changes = Vec::new();
+    for category in rated.categories() {
+        for contest in &rated.contests {
+            let old: Vec<Rating> = contest
+                .players
+                .iter()
+                .map(|p| {
+                    before
+                        .get(&(p.clone(), category))
+                        .copied()
+                        .unwrap_or_default()
+                })
+                .collect();
+            if old.len() < 2 {
+                continue;
+            }
+            let full = rate(&old, &contest.places);
+            for (i, player) in contest.players.iter().enumerate() {
+                let opponents = old.len() - 1;
+                let share = old
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, r)| r.weight())
+                    .sum::<f64>()
+                    / opponents as f64;
+                changes.push(Change {
+                    player: player.clone(),
+                    category,
+                    game: contest.games[i].clone(),
+                    before: old[i],
+                    after: old[i].moved_towards(&full[i], share),
+                });
+            }
+        }
+    }
+    changes
 }
 
 #[cfg(test)]
@@ -183,5 +308,126 @@ mod tests {
     #[test]
     fn places_from_scores() {
         assert_eq!(ranks_by_score(&[10, 30, 30, 5]), vec![3, 1, 1, 4]);
+    }
+
+    fn contest(players: &[&str], places: &[usize]) -> Rated {
+        Rated {
+            players_per_game: u8::try_from(players.len()).unwrap(),
+            contests: vec![Contest {
+                players: players.iter().map(|p| p.to_string()).collect(),
+                places: places.to_vec(),
+                games: vec!["g".into(); players.len()],
+            }],
+        }
+    }
+
+    fn established(games: u32) -> Rating {
+        Rating {
+            games,
+            ..Rating::default()
+        }
+    }
+
+    #[test]
+    fn beating_a_fresh_account_is_worth_a_tenth_whoever_beats_it() {
+        for winner in [established(PROVISIONAL_GAMES), Rating::default()] {
+            let rated = contest(&["winner", "fresh"], &[1, 2]);
+            let before = HashMap::from([
+                (("winner".to_string(), 2), winner),
+                (("winner".to_string(), 0), winner),
+            ]);
+            let changes = rate_contests(&rated, &before);
+            assert_eq!(changes.len(), 4, "two players, two categories");
+            let full = rate(&[winner, Rating::default()], &[1, 2]);
+            let won = changes.iter().find(|c| c.player == "winner").unwrap();
+            let gained = won.after.mu - won.before.mu;
+            assert!(
+                (gained - FRESH_WEIGHT * (full[0].mu - winner.mu)).abs() < 1e-9,
+                "a tenth of the gain: {gained}"
+            );
+            assert_eq!(
+                won.after.games,
+                winner.games + 1,
+                "a rated game all the same"
+            );
+            // The fresh account's own result counts fully against an established winner.
+            let lost = changes.iter().find(|c| c.player == "fresh").unwrap();
+            let expected = winner.weight() * (full[1].mu - 25.0);
+            assert!((lost.after.mu - lost.before.mu - expected).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn results_among_established_players_count_fully() {
+        let rated = contest(&["a", "b", "c"], &[1, 2, 3]);
+        let before: HashMap<(String, u8), Rating> = ["a", "b", "c"]
+            .into_iter()
+            .flat_map(|p| {
+                [
+                    ((p.to_string(), 3), established(20)),
+                    ((p.to_string(), 0), established(20)),
+                ]
+            })
+            .collect();
+        let changes = rate_contests(&rated, &before);
+        let expected = rate(&[established(20); 3], &[1, 2, 3]);
+        for (i, player) in ["a", "b", "c"].iter().enumerate() {
+            let change = changes
+                .iter()
+                .find(|c| c.player == *player && c.category == 3)
+                .unwrap();
+            assert!((change.after.mu - expected[i].mu).abs() < 1e-12);
+            assert!((change.after.sigma - expected[i].sigma).abs() < 1e-12);
+        }
+        assert_eq!(changes.len(), 6, "three players, two categories");
+    }
+
+    fn table(game: &str, players: [&str; 2], money: [u32; 2], acted: [bool; 2]) -> SetTable {
+        SetTable {
+            game_id: game.into(),
+            status: Status::Finished,
+            players: players.iter().map(|p| p.to_string()).collect(),
+            money: money.to_vec(),
+            acted: acted.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_set_compares_the_players_who_held_the_same_cards() {
+        let tables = [
+            table("t0", ["a", "b"], [30, 10], [true, true]),
+            table("t1", ["c", "d"], [20, 25], [true, true]),
+        ];
+        let rated = rated_set(&tables).unwrap();
+        assert_eq!(rated.players_per_game, 2);
+        assert_eq!(
+            rated.contests,
+            vec![
+                Contest {
+                    players: vec!["a".into(), "c".into()],
+                    places: vec![1, 2],
+                    games: vec!["t0".into(), "t1".into()],
+                },
+                Contest {
+                    players: vec!["b".into(), "d".into()],
+                    places: vec![2, 1],
+                    games: vec!["t0".into(), "t1".into()],
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn a_set_with_an_absent_seat_or_an_aborted_table_rates_nothing() {
+        let absent = [
+            table("t0", ["a", "b"], [30, 10], [true, false]),
+            table("t1", ["c", "d"], [20, 25], [true, true]),
+        ];
+        assert_eq!(rated_set(&absent), None);
+        let mut aborted = absent.clone();
+        aborted[0].acted = vec![true, true];
+        aborted[1].status = Status::Aborted;
+        assert_eq!(rated_set(&aborted), None);
+        assert_eq!(rated_set(&aborted[..1]), None, "one table is no set");
     }
 }

@@ -13,6 +13,9 @@ use crate::domain::{GameRecord, PlayerInfo, Settings, Status};
 /// Seats that time out this many turns in a row forfeit (ladder rule, issue #6).
 pub const TIMEOUTS_TO_FORFEIT: u32 = 3;
 
+/// Why an open table that nobody filled in time was aborted.
+pub const EXPIRED: &str = "expired: the table was not filled in time";
+
 /// Everything that changes a table, in the order it happened. Its stored form is
 /// `store::format`'s business, not a derive's: renaming anything here changes no stored game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,6 +116,9 @@ pub struct TableState {
     /// Turns in a row each seat's clock ran out.
     pub timeouts_in_a_row: Vec<u32>,
     pub forfeited: Vec<bool>,
+    /// Whether each seat has played a turn itself (not by its clock): a ladder game in
+    /// which a seat never did is not rated.
+    pub acted: Vec<bool>,
 }
 
 impl TableState {
@@ -124,6 +130,7 @@ impl TableState {
             status: Status::Open,
             timeouts_in_a_row: vec![0; n],
             forfeited: vec![false; n],
+            acted: vec![false; n],
         }
     }
 
@@ -187,6 +194,38 @@ impl TableState {
     pub fn default_turn(&self, seat: Seat) -> Option<Turn> {
         let legal = self.game.as_ref()?.legal_turns(seat)?;
         legal.cards.first().copied().map(Turn::play)
+    }
+
+    /// What the server plays by itself at once, without waiting for a clock: the turn of a
+    /// seat that forfeited, or the abort of a game every seat forfeited.
+    pub fn forced_action(&self) -> Option<Action> {
+        let seat = self.to_move()?;
+        if !self.forfeited[usize::from(seat)] {
+            return None;
+        }
+        if self.forfeited.iter().all(|f| *f) {
+            return Some(Action::Abort {
+                reason: "nobody is playing: every seat forfeited".into(),
+            });
+        }
+        self.timeout_action()
+    }
+
+    /// What the server plays when the clock of the seat to move runs out.
+    pub fn timeout_action(&self) -> Option<Action> {
+        let seat = self.to_move()?;
+        Some(Action::Turn {
+            seat,
+            turn: self.default_turn(seat)?,
+            by_timeout: true,
+        })
+    }
+
+    /// What ends a table that nobody filled in time (`None` once it has started).
+    pub fn expiry_action(&self) -> Option<Action> {
+        (self.status == Status::Open).then(|| Action::Abort {
+            reason: EXPIRED.into(),
+        })
     }
 
     /// Applies one action. On error nothing has changed.
@@ -253,6 +292,7 @@ impl TableState {
                     }
                 } else {
                     self.timeouts_in_a_row[i] = 0;
+                    self.acted[i] = true;
                 }
                 if game.is_over() {
                     self.status = Status::Finished;
@@ -293,6 +333,7 @@ mod tests {
             ladder: false,
             series: None,
             seed_salt: None,
+            seeded: false,
         }
     }
 

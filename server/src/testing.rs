@@ -15,7 +15,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 
-use crate::store::{PostgresStore, SqliteStore, Store};
+use crate::store::{PostgresStore, SqliteStore, Store, Traced};
 use crate::{ClusterOptions, Options, ServerError, Storage, run};
 
 const DEFAULT_TEST_DATABASE: &str = "postgres://postgres@127.0.0.1:5432/test";
@@ -39,21 +39,23 @@ pub async fn fresh_postgres_url() -> String {
         })
 }
 
+/// A store on a new schema of the test database, traced as the server's are.
 pub async fn postgres_store() -> Arc<dyn Store> {
     let url = fresh_postgres_url().await;
-    Arc::new(
+    Arc::new(Traced::new(
         PostgresStore::connect(&url)
             .await
             .expect("connect to the test schema"),
-    )
+    ))
 }
 
-/// A store on a new SQLite file, and the directory that holds it (deleted on drop).
+/// A store on a new SQLite file, traced as the server's are, and the directory that holds
+/// it (deleted on drop).
 pub async fn sqlite_store() -> (Arc<dyn Store>, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let url = format!("sqlite://{}", dir.path().join("theboss.db").display());
     let store = SqliteStore::connect(&url).await.expect("open SQLite");
-    (Arc::new(store), dir)
+    (Arc::new(Traced::new(store)), dir)
 }
 
 /// A server running in this process until [`TestServer::stop`] or drop.
@@ -155,24 +157,4 @@ impl Drop for TestServer {
             let _ = stop.send(());
         }
     }
-}
-
-/// `GET /metrics` from a server's metrics endpoint at `addr`: the body, in Prometheus' text
-/// format.
-pub async fn scrape_metrics(addr: SocketAddr) -> std::io::Result<String> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut socket = tokio::net::TcpStream::connect(addr).await?;
-    socket
-        .write_all(b"GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-        .await?;
-    let mut response = String::new();
-    socket.read_to_string(&mut response).await?;
-    let invalid = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidData, why);
-    let (head, body) = response
-        .split_once("\r\n\r\n")
-        .ok_or_else(|| invalid("not an HTTP response".into()))?;
-    if !head.starts_with("HTTP/1.1 200") || !head.contains("text/plain; version=0.0.4") {
-        return Err(invalid(format!("not a Prometheus scrape: {head}")));
-    }
-    Ok(body.to_string())
 }

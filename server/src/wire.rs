@@ -10,24 +10,28 @@ use theboss::v1;
 use theboss_engine::{RulesVersion, Seat, Viewer};
 
 use crate::actor::{Batch, Committed, History};
-use crate::domain::{GameRecord, PlayerInfo, Settings, SettingsError, Status, Visibility};
-use crate::error::ApiError;
+use crate::domain::{
+    GameRecord, LadderMatch, PlayerInfo, Settings, SettingsError, Status, Visibility,
+};
+use crate::game_error::GameError;
+use crate::rating::Rating;
+use crate::store::PlayerRatings;
 use crate::store::{GameCursor, GameListing, StoreError};
 use crate::table::{TableEvent, TableState};
 
 /// The page size a listing request asks for: 0 means 20, at most 100.
-pub fn page_size(requested: u32) -> Result<u32, ApiError> {
+pub fn page_size(requested: u32) -> Result<u32, GameError> {
     const DEFAULT: u32 = 20;
     const MAX: u32 = 100;
     match requested {
         0 => Ok(DEFAULT),
-        n if n > MAX => Err(ApiError::invalid("page_size", format!("at most {MAX}"))),
+        n if n > MAX => Err(GameError::invalid("page_size", format!("at most {MAX}"))),
         n => Ok(n),
     }
 }
 
 /// The cards of a game's city set, by city in play.
-pub fn catalogue(record: &GameRecord) -> Result<v1::GetCatalogueResponse, ApiError> {
+pub fn catalogue(record: &GameRecord) -> Result<v1::GetCatalogueResponse, GameError> {
     // Settings are validated at creation, so a stored game's that do not are corrupt.
     let setup = record
         .settings
@@ -49,8 +53,8 @@ pub fn page_token(cursor: &GameCursor) -> String {
     format!("{}.{}", cursor.created_at, cursor.id)
 }
 
-pub fn cursor_from_token(token: &str) -> Result<GameCursor, ApiError> {
-    let invalid = || ApiError::invalid("page_token", "not a token from ListGames");
+pub fn cursor_from_token(token: &str) -> Result<GameCursor, GameError> {
+    let invalid = || GameError::invalid("page_token", "not a token from ListGames");
     let (created_at, id) = token.split_once('.').ok_or_else(invalid)?;
     let created_at = created_at.parse().map_err(|_| invalid())?;
     uuid::Uuid::parse_str(id).map_err(|_| invalid())?;
@@ -74,13 +78,13 @@ pub fn status_to_wire(status: Status) -> v1::GameStatus {
     }
 }
 
-pub fn status_from_wire(value: i32, field: &str) -> Result<Status, ApiError> {
+pub fn status_from_wire(value: i32, field: &str) -> Result<Status, GameError> {
     match v1::GameStatus::try_from(value) {
         Ok(v1::GameStatus::Open) => Ok(Status::Open),
         Ok(v1::GameStatus::Running) => Ok(Status::Running),
         Ok(v1::GameStatus::Finished) => Ok(Status::Finished),
         Ok(v1::GameStatus::Aborted) => Ok(Status::Aborted),
-        _ => Err(ApiError::invalid(
+        _ => Err(GameError::invalid(
             field,
             format!("{value} is not a game status"),
         )),
@@ -104,14 +108,23 @@ pub fn settings_to_wire(settings: &Settings) -> v1::GameSettings {
     }
 }
 
+/// The most cities a request may list: every city once.
+const MAX_CITIES: usize = theboss_engine::CITY_COUNT;
+
 /// Checks requested settings; the error names the offending field.
-pub fn settings_from_wire(settings: Option<&v1::GameSettings>) -> Result<Settings, ApiError> {
-    let settings = settings.ok_or_else(|| ApiError::invalid("settings", "required"))?;
+pub fn settings_from_wire(settings: Option<&v1::GameSettings>) -> Result<Settings, GameError> {
+    let settings = settings.ok_or_else(|| GameError::invalid("settings", "required"))?;
+    if settings.cities.len() > MAX_CITIES {
+        return Err(GameError::invalid(
+            "settings.cities",
+            format!("at most {MAX_CITIES} cities, not {}", settings.cities.len()),
+        ));
+    }
     let players = u8::try_from(settings.players)
         .ok()
         .filter(|p| (2..=4).contains(p))
         .ok_or_else(|| {
-            ApiError::invalid(
+            GameError::invalid(
                 "settings.players",
                 format!(
                     "The Boss is played by 2 to 4 players, not {}",
@@ -129,7 +142,7 @@ pub fn settings_from_wire(settings: Option<&v1::GameSettings>) -> Result<Setting
         Ok(v1::Visibility::Unspecified | v1::Visibility::Public) => Visibility::Public,
         Ok(v1::Visibility::Unlisted) => Visibility::Unlisted,
         Err(_) => {
-            return Err(ApiError::invalid(
+            return Err(GameError::invalid(
                 "settings.visibility",
                 format!("{} is not a visibility", settings.visibility),
             ));
@@ -147,9 +160,9 @@ pub fn settings_from_wire(settings: Option<&v1::GameSettings>) -> Result<Setting
     )
     .map_err(|e| match e {
         SettingsError::TurnTimeLimit(_) => {
-            ApiError::invalid("settings.turn_time_limit_seconds", e.to_string())
+            GameError::invalid("settings.turn_time_limit_seconds", e.to_string())
         }
-        SettingsError::Rules(_) => ApiError::invalid("settings.cities", e.to_string()),
+        SettingsError::Rules(_) => GameError::invalid("settings.cities", e.to_string()),
     })?;
     Ok(checked.with_rules(rules))
 }
@@ -197,6 +210,7 @@ pub fn table_view(
         },
     };
     view.game_id = record.id.clone();
+    view.seeded = record.seeded;
     view.seed_commitment = record
         .seed_salt
         .as_deref()
@@ -265,11 +279,11 @@ pub enum ViewsOn {
 }
 
 /// A request's `update_views`; the error names the field.
-pub fn views_on_from_wire(value: i32) -> Result<ViewsOn, ApiError> {
+pub fn views_on_from_wire(value: i32) -> Result<ViewsOn, GameError> {
     match v1::UpdateViews::try_from(value) {
         Ok(v1::UpdateViews::Unspecified | v1::UpdateViews::Every) => Ok(ViewsOn::EveryUpdate),
         Ok(v1::UpdateViews::ActionComplete) => Ok(ViewsOn::LastUpdate),
-        Err(_) => Err(ApiError::invalid(
+        Err(_) => Err(GameError::invalid(
             "update_views",
             format!("{value} is not an UpdateViews value"),
         )),
@@ -317,10 +331,15 @@ pub fn submit_response(committed: &Committed, views: ViewsOn) -> v1::SubmitActio
 }
 
 /// A game's history as a player may see it: its own events while the game runs, everything
-/// and the seed once it is over.
-pub fn history_response(history: &History, player_id: &str) -> v1::GetHistoryResponse {
+/// and the seed once `reveal` (the game is over and, for a table of a duplicate set, every
+/// table of its set has ended).
+pub fn history_response(
+    history: &History,
+    player_id: &str,
+    reveal: bool,
+) -> v1::GetHistoryResponse {
     let latest = &history.latest;
-    let over = latest.state.status.is_over();
+    let over = reveal && latest.state.status.is_over();
     let viewer = viewer_of(&latest.state, player_id);
     let entries = history
         .log
@@ -339,10 +358,13 @@ pub fn history_response(history: &History, player_id: &str) -> v1::GetHistoryRes
         entries,
         seed: over.then_some(latest.record.seed),
         seed_salt: latest.record.seed_salt.clone().filter(|_| over),
+        seeded: latest.record.seeded,
     }
 }
 
 pub fn listing_to_wire(listing: &GameListing) -> v1::GameSummary {
+    // Only duplicate sets are shown as such; earlier versions' series are plain games now.
+    let set = listing.record.series.as_ref().filter(|s| s.is_set());
     v1::GameSummary {
         game_id: listing.record.id.clone(),
         settings: Some(settings_to_wire(&listing.record.settings)),
@@ -355,11 +377,64 @@ pub fn listing_to_wire(listing: &GameListing) -> v1::GameSummary {
         created_at: Some(timestamp(listing.record.created_at)),
         winners: listing.winners.iter().map(|&s| u32::from(s)).collect(),
         ladder: listing.record.ladder,
+        seeded: listing.record.seeded,
+        series_id: set.map(|s| s.id.clone()).unwrap_or_default(),
+        series_table: set.map_or(0, |s| u32::from(s.index)),
+        series_tables: set.map_or(0, |s| u32::from(s.tables)),
     }
 }
 
 /// A requested turn, checked for shape (the rules are checked by the engine).
-pub fn turn_from_wire(action: Option<&v1::TurnAction>) -> Result<theboss_engine::Turn, ApiError> {
-    let action = action.ok_or_else(|| ApiError::invalid("action", "required"))?;
+pub fn turn_from_wire(action: Option<&v1::TurnAction>) -> Result<theboss_engine::Turn, GameError> {
+    let action = action.ok_or_else(|| GameError::invalid("action", "required"))?;
     Ok(convert::turn_from_wire(action, "action")?)
+}
+
+pub fn rating_to_wire(players: u8, r: &Rating) -> v1::Rating {
+    v1::Rating {
+        players: u32::from(players),
+        mu: r.mu,
+        sigma: r.sigma,
+        score: r.score(),
+        games: r.games,
+        provisional: r.is_provisional(),
+    }
+}
+
+pub fn ladder_match_to_wire(m: LadderMatch) -> v1::LadderMatch {
+    v1::LadderMatch {
+        game_id: m.game_id,
+        seat: u32::from(m.seat),
+        players: u32::from(m.players),
+        already_seated: m.already_seated,
+        series_game: m.series.as_ref().map_or(0, |s| u32::from(s.index)),
+        series_games: m.series.as_ref().map_or(0, |s| u32::from(s.tables)),
+        series_id: m.series.map(|s| s.id).unwrap_or_default(),
+    }
+}
+
+pub fn player_ratings_to_wire(found: PlayerRatings) -> v1::GetPlayerResponse {
+    v1::GetPlayerResponse {
+        player_id: found.player.id,
+        display_name: found.player.display_name,
+        is_bot: found.player.is_bot,
+        ratings: found
+            .ratings
+            .iter()
+            .map(|(players, r)| rating_to_wire(*players, r))
+            .collect(),
+        history: found
+            .history
+            .iter()
+            .map(|h| v1::RatingChange {
+                game_id: h.game_id.clone(),
+                players: u32::from(h.players),
+                mu_before: h.before.mu,
+                sigma_before: h.before.sigma,
+                mu: h.after.mu,
+                sigma: h.after.sigma,
+                at: Some(timestamp(h.at)),
+            })
+            .collect(),
+    }
 }

@@ -7,7 +7,8 @@ use std::time::Duration;
 use theboss_engine::{City, Turn};
 use theboss_server::domain::{GameRecord, PlayerInfo, Settings, Status, Visibility};
 use theboss_server::store::cluster::{ClusterStore, Notification, Ownership, Replica};
-use theboss_server::store::{Effects, NewPlayer, PostgresStore, Store, StoreError, StoredAction};
+use theboss_server::store::prelude::*;
+use theboss_server::store::{Effects, NewPlayer, PostgresStore, StoreError, StoredAction};
 use theboss_server::table::Action;
 use theboss_server::testing;
 
@@ -99,9 +100,10 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         ladder: false,
         series: None,
         seed_salt: None,
+        seeded: false,
     };
     // A creates the game: A runs it.
-    a.create_game(&record).await.unwrap();
+    a.create_game(&record, None).await.unwrap();
     let game = &record.id;
     assert_eq!(
         a.ownership(game).await.unwrap(),

@@ -371,14 +371,14 @@ async fn undecodable_and_oversized_requests_are_refused_as_documented() {
 
     grpc.ready().await.unwrap();
     let huge = v1::RegisterRequest {
-        display_name: "x".repeat(5 << 20),
+        display_name: "x".repeat(theboss_server::MAX_REQUEST_BYTES + 1),
         is_bot: false,
     };
     let codec = tonic_prost::ProstCodec::<v1::RegisterRequest, v1::RegisterResponse>::default();
     let status = grpc
         .unary(tonic::Request::new(huge), path, codec)
         .await
-        .expect_err("5 MiB is over the limit");
+        .expect_err("64 KiB is the limit");
     assert_eq!(status.code(), Code::OutOfRange, "{status:?}");
     server.stop().await;
 }

@@ -17,7 +17,8 @@ use std::sync::Arc;
 
 use facts::GameFacts;
 use theboss_engine::{Event, RulesVersion};
-use theboss_server::store::{Effects, SqliteStore, Store, StoredGame};
+use theboss_server::store::prelude::*;
+use theboss_server::store::{Effects, SqliteStore, StoredGame, Traced};
 use theboss_server::table::{TableEvent, TableState};
 use theboss_server::testing::{self, TestServer};
 use theboss_server::{Options, store::PostgresStore};
@@ -76,7 +77,8 @@ fn replay(stored: &StoredGame) -> (GameFacts, Effects) {
         } else {
             vec![]
         },
-        rated: None,
+        acted: table.acted.clone(),
+        rating: None,
     };
     (facts, effects)
 }
@@ -181,8 +183,16 @@ async fn version_1_games_load_and_replay_to_the_same_outcome() {
 #[tokio::test]
 async fn a_server_on_a_version_1_store_serves_its_games() {
     let (expected, _dir, url) = golden("v1");
-    let store: Arc<dyn Store> = Arc::new(SqliteStore::connect(&url).await.unwrap());
-    let server = TestServer::start(store, Options::default()).await;
+    let store: Arc<dyn Store> = Arc::new(Traced::new(SqliteStore::connect(&url).await.unwrap()));
+    // The store's open table was created long ago: served as it is stored, not expired.
+    let options = Options {
+        actor: theboss_server::ActorOptions {
+            open_ttl: std::time::Duration::from_secs(100 * 365 * 86_400),
+            ..theboss_server::ActorOptions::default()
+        },
+        ..Options::default()
+    };
+    let server = TestServer::start(store, options).await;
     let viewer = common::player(&server, "Golden viewer").await;
     for facts in &expected {
         let view = common::view(&viewer, &facts.game_id).await;

@@ -1,5 +1,7 @@
-//! The ladder through real gRPC: queues forming games, cancellation, never the same player
-//! twice at a table, clocks that forfeit and abort, ratings, the leaderboard, duplicate series.
+//! The ladder through real gRPC: queues forming games, cancellation, one request per player
+//! (or `parallel`), never the same player twice at a table, clocks that forfeit and abort,
+//! ratings (not for games a seat never played, and provisional players off the leaderboard),
+//! duplicate sets played at parallel tables by different players.
 
 mod common;
 
@@ -9,8 +11,8 @@ use common::*;
 use theboss::v1::{self, enqueue_response::Message};
 use theboss_client::Session;
 use theboss_server::testing::TestServer;
-use theboss_server::{ActorOptions, Options};
-use tonic::Streaming;
+use theboss_server::{ActorOptions, LadderOptions, Options};
+use tonic::{Code, Streaming};
 
 async fn enqueue(p: &Session, players: u32, duplicate: bool) -> Streaming<v1::EnqueueResponse> {
     p.enqueue(players, duplicate).await.expect("enqueue")
@@ -83,21 +85,34 @@ async fn queues_form_games_and_cancel_leaves() {
     assert!(!c.cancel().await.unwrap(), "and is not any more");
     assert!(next(&mut waiting).await.is_none());
 
-    // A and B already sit in a ladder game: enqueueing sends it back, and the stream ends.
+    // A and B already sit in a ladder game: enqueueing sends it back first, with nothing
+    // before it, and the stream ends.
     let mut back = enqueue(&a, 2, false).await;
-    let resumed = matched(&mut back).await;
+    let Some(Message::Matched(resumed)) = next(&mut back).await else {
+        panic!("the seated game comes first");
+    };
     assert!(resumed.already_seated && resumed.game_id == ma.game_id);
     assert!(next(&mut back).await.is_none());
     server.stop().await;
 }
 
 #[tokio::test]
-async fn nobody_is_seated_twice_and_bad_requests_are_refused() {
+async fn one_request_at_a_time_unless_asked_and_nobody_is_seated_twice() {
     let server = TestServer::sqlite().await;
     let (a, b) = (player(&server, "A").await, player(&server, "B").await);
     let mut one = enqueue(&a, 2, false).await;
-    let mut two = enqueue(&a, 2, false).await;
     assert!(matches!(next(&mut one).await, Some(Message::Queued(_))));
+    // A second request while the first waits: refused, the rule named.
+    let refused = a.enqueue(2, false).await.unwrap_err();
+    assert_eq!(refused.code(), Code::FailedPrecondition);
+    assert_eq!(reason(refused.status().unwrap()), "ALREADY_QUEUED");
+    // Asking for two games at once: a second request waits beside the first.
+    let parallel = |players| v1::EnqueueRequest {
+        players,
+        duplicate: false,
+        parallel: 2,
+    };
+    let mut two = a.enqueue_with(parallel(2)).await.unwrap();
     assert!(matches!(next(&mut two).await, Some(Message::Queued(_))));
     let mut other = enqueue(&b, 2, false).await;
     let got = matched(&mut other).await;
@@ -107,8 +122,22 @@ async fn nobody_is_seated_twice_and_bad_requests_are_refused() {
     // A's second request is still waiting: a table never seats A twice.
     let still = tokio::time::timeout(Duration::from_millis(300), next(&mut two)).await;
     assert!(!matches!(still, Ok(Some(Message::Matched(_)))), "{still:?}");
-    let refused = a.enqueue(5, false).await.unwrap_err();
-    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    // With a game and a request, A is at its two; a third is refused.
+    let refused = a.enqueue_with(parallel(2)).await.unwrap_err();
+    assert_eq!(reason(refused.status().unwrap()), "ALREADY_QUEUED");
+    for bad in [
+        v1::EnqueueRequest {
+            players: 5,
+            ..parallel(2)
+        },
+        v1::EnqueueRequest {
+            parallel: 9,
+            ..parallel(2)
+        },
+    ] {
+        let refused = b.enqueue_with(bad).await.unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument);
+    }
     server.stop().await;
 }
 
@@ -122,34 +151,24 @@ async fn a_finished_ladder_game_rates_its_players() {
     ];
     let m = matched(&mut streams[0]).await;
     play_to_end(&m.game_id, &players, 3).await;
-    let end = view(&players[0], &m.game_id).await;
-    let winners = end.outcome.unwrap().winners;
-    let board = players[0]
-        .leaderboard(v1::LeaderboardRequest {
+    let board = |page_size| {
+        players[0].leaderboard(v1::LeaderboardRequest {
             players: 2,
-            page_size: 1,
+            page_size,
             page_token: String::new(),
         })
-        .await
-        .unwrap();
-    assert_eq!(board.entries.len(), 1);
-    assert!(!board.next_page_token.is_empty());
-    let top = &board.entries[0];
-    assert_eq!(top.rank, 1);
-    if winners.len() == 1 {
-        assert_eq!(
-            top.player_id,
-            players[winners[0] as usize].player_id(),
-            "the winner leads"
-        );
-    }
+    };
+    assert!(
+        board(10).await.unwrap().entries.is_empty(),
+        "one game: both are provisional, off the leaderboard"
+    );
     for p in &players {
         let me = ratings(p).await;
         assert_eq!(me.ratings.len(), 2, "overall and 2-player");
         assert!(
             me.ratings
                 .iter()
-                .all(|r| r.games == 1 && r.sigma < 25.0 / 3.0)
+                .all(|r| r.games == 1 && r.sigma < 25.0 / 3.0 && r.provisional)
         );
         // One entry per game and category, as the contract says: 2-player and overall.
         assert_eq!(me.history.len(), 2);
@@ -157,6 +176,93 @@ async fn a_finished_ladder_game_rates_its_players() {
         let mut categories: Vec<u32> = me.history.iter().map(|h| h.players).collect();
         categories.sort();
         assert_eq!(categories, [0, 2]);
+    }
+    // Nine more games: both are established and listed, best first.
+    for seed in 0..9 {
+        let mut streams = [
+            enqueue(&players[0], 2, false).await,
+            enqueue(&players[1], 2, false).await,
+        ];
+        let (ma, mb) = (
+            matched(&mut streams[0]).await,
+            matched(&mut streams[1]).await,
+        );
+        let mut seated = players.clone();
+        if ma.seat == 1 {
+            seated.swap(0, 1);
+        }
+        assert_eq!(mb.game_id, ma.game_id);
+        play_to_end(&ma.game_id, &seated, seed).await;
+    }
+    let top = board(1).await.unwrap();
+    assert_eq!(top.entries.len(), 1);
+    assert!(!top.next_page_token.is_empty());
+    assert_eq!(top.entries[0].rank, 1);
+    let all = board(10).await.unwrap();
+    assert_eq!(all.entries.len(), 2);
+    assert!(
+        all.entries[0].rating.as_ref().unwrap().score
+            >= all.entries[1].rating.as_ref().unwrap().score
+    );
+    assert!(all.entries.iter().all(|e| {
+        let r = e.rating.as_ref().unwrap();
+        r.games == 10 && !r.provisional
+    }));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_game_in_which_a_seat_never_played_is_not_rated() {
+    let options = Options {
+        actor: ActorOptions {
+            clock_second: Duration::from_millis(20),
+            ..ActorOptions::default()
+        },
+        ladder: LadderOptions {
+            turn_secs: 1,
+            ..LadderOptions::default()
+        },
+        ..Options::default()
+    };
+    let server = TestServer::sqlite_with(options).await;
+    let players = [
+        player(&server, "Present").await,
+        player(&server, "Absent").await,
+    ];
+    let mut streams = [
+        enqueue(&players[0], 2, false).await,
+        enqueue(&players[1], 2, false).await,
+    ];
+    let m = matched(&mut streams[0]).await;
+    let present = &players[usize::from(m.seat != 0)];
+    // The present player plays every turn of its own; the other seat's clock plays for it.
+    let mut rng = theboss_engine::GameRng::from_seed(4);
+    loop {
+        let mine = view(present, &m.game_id).await;
+        if mine.status != v1::GameStatus::Running as i32 {
+            break;
+        }
+        if mine.to_move == Some(m.seat) {
+            let action = pick(&mine, &mut rng);
+            let _ = present
+                .submit_with_key(&m.game_id, mine.seq, &format!("k{}", mine.seq), action)
+                .await;
+        } else {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+    let end = view(present, &m.game_id).await;
+    assert_eq!(
+        end.status,
+        v1::GameStatus::Finished as i32,
+        "the game went on to its end"
+    );
+    assert!(end.seats.iter().any(|s| s.forfeited));
+    for p in &players {
+        assert!(
+            ratings(p).await.ratings.is_empty(),
+            "a game one seat never played is not rated"
+        );
     }
     server.stop().await;
 }
@@ -168,7 +274,10 @@ async fn clocks_play_for_absent_seats_and_abort_a_game_nobody_plays() {
             clock_second: Duration::from_millis(20),
             ..ActorOptions::default()
         },
-        ladder_turn_secs: 1,
+        ladder: LadderOptions {
+            turn_secs: 1,
+            ..LadderOptions::default()
+        },
         ..Options::default()
     };
     let server = TestServer::sqlite_with(options).await;
@@ -205,54 +314,96 @@ async fn clocks_play_for_absent_seats_and_abort_a_game_nobody_plays() {
 }
 
 #[tokio::test]
-async fn a_duplicate_series_rotates_the_seats_and_is_rated_once() {
+async fn a_duplicate_set_plays_one_deal_at_two_tables_by_different_players() {
     let server = TestServer::sqlite().await;
-    let players = [player(&server, "A").await, player(&server, "B").await];
-    let mut a = enqueue(&players[0], 2, true).await;
-    let mut b = enqueue(&players[1], 2, true).await;
-    let first = matched(&mut a).await;
-    let _ = matched(&mut b).await;
-    assert_eq!(
-        (first.series_game, first.series_games, first.seat),
-        (0, 2, 0)
-    );
-    play_to_end(&first.game_id, &players, 1).await;
-    assert!(
-        ratings(&players[0]).await.ratings.is_empty(),
-        "rated after the series"
-    );
-    // The next game of the series comes to A when it asks again.
-    let mut again = enqueue(&players[0], 2, true).await;
-    let second = matched(&mut again).await;
-    assert_eq!(second.series_id, first.series_id);
-    assert_eq!((second.series_game, second.seat), (1, 1), "seats rotated");
-    assert!(second.already_seated);
-    let rotated = [players[1].clone(), players[0].clone()];
-    play_to_end(&second.game_id, &rotated, 2).await;
-    let seed = |game_id: String| {
-        let p = players[0].clone();
-        async move {
-            p.game_client()
-                .get_history(p.request(v1::GetHistoryRequest { game_id }))
-                .await
-                .unwrap()
-                .into_inner()
-                .seed
-        }
-    };
-    let (s1, s2) = (
-        seed(first.game_id.clone()).await,
-        seed(second.game_id.clone()).await,
-    );
-    assert!(s1.is_some() && s1 == s2, "the same deal: {s1:?} {s2:?}");
+    let mut players = Vec::new();
+    for name in ["A", "B", "C", "D"] {
+        players.push(player(&server, name).await);
+    }
+    let mut streams = Vec::new();
     for p in &players {
-        let me = ratings(p).await;
-        assert_eq!(me.ratings.len(), 2);
-        assert!(
-            me.ratings.iter().all(|r| r.games == 1),
-            "a series counts once"
-        );
-        assert!(me.history.iter().all(|h| h.game_id == second.game_id));
+        streams.push(enqueue(p, 2, true).await);
+    }
+    let mut matches = Vec::new();
+    for stream in &mut streams {
+        matches.push(matched(stream).await);
+    }
+    // Two tables at once, of two players each, nobody at both.
+    let set = matches[0].series_id.clone();
+    assert!(!set.is_empty() && matches.iter().all(|m| m.series_id == set));
+    assert!(
+        matches
+            .iter()
+            .all(|m| m.series_games == 2 && !m.already_seated)
+    );
+    let tables: std::collections::BTreeSet<&str> =
+        matches.iter().map(|m| m.game_id.as_str()).collect();
+    assert_eq!(tables.len(), 2);
+    let seated = |table: u32| {
+        let mut at: Vec<(u32, Session)> = matches
+            .iter()
+            .zip(&players)
+            .filter(|(m, _)| m.series_game == table)
+            .map(|(m, p)| (m.seat, p.clone()))
+            .collect();
+        at.sort_by_key(|(seat, _)| *seat);
+        let game = matches
+            .iter()
+            .find(|m| m.series_game == table)
+            .unwrap()
+            .game_id
+            .clone();
+        (game, at.into_iter().map(|(_, p)| p).collect::<Vec<_>>())
+    };
+    let ((first, at_first), (second, at_second)) = (seated(0), seated(1));
+    assert_eq!((at_first.len(), at_second.len()), (2, 2));
+    // While the set is played, a table is for its own players only.
+    let refused = at_first[0].view(&second).await.unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied);
+    assert_eq!(reason(refused.status().unwrap()), "SET_IN_PROGRESS");
+    let refused = at_first[0]
+        .watch(v1::WatchGameRequest {
+            game_id: second.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(reason(refused.status().unwrap()), "SET_IN_PROGRESS");
+    play_to_end(&first, &at_first, 1).await;
+    // One table over: its history reveals nothing yet, and nobody is rated.
+    let early = history(&at_first[0], &first).await;
+    assert_eq!(early.seed, None);
+    assert!(
+        !early.entries.iter().any(|e| matches!(
+            &e.event.as_ref().unwrap().kind,
+            Some(v1::game_event::Kind::HandDealt(h)) if h.seat != 0
+        )),
+        "another seat's hand is still hidden"
+    );
+    assert!(ratings(&at_first[0]).await.ratings.is_empty());
+    play_to_end(&second, &at_second, 2).await;
+    let (h1, h2) = (
+        history(&at_first[0], &first).await,
+        history(&at_second[0], &second).await,
+    );
+    assert!(
+        h1.seed.is_some() && h1.seed == h2.seed,
+        "one deal: {:?} {:?}",
+        h1.seed,
+        h2.seed
+    );
+    // Now anyone may look at either table.
+    at_first[0].view(&second).await.unwrap();
+    for (table, at) in [(&first, &at_first), (&second, &at_second)] {
+        for p in at {
+            let me = ratings(p).await;
+            assert_eq!(me.ratings.len(), 2);
+            assert!(me.ratings.iter().all(|r| r.games == 1), "a set counts once");
+            assert!(
+                me.history.iter().all(|h| h.game_id == **table),
+                "named by its own table"
+            );
+        }
     }
     server.stop().await;
 }
@@ -261,7 +412,10 @@ async fn a_duplicate_series_rotates_the_seats_and_is_rated_once() {
 async fn players_who_just_met_are_paired_with_others_first() {
     let grace = Duration::from_millis(400);
     let options = Options {
-        ladder_rematch_grace: grace,
+        ladder: LadderOptions {
+            rematch_grace: grace,
+            ..LadderOptions::default()
+        },
         ..Options::default()
     };
     let server = TestServer::sqlite_with(options).await;

@@ -8,7 +8,8 @@ use std::time::Duration;
 use common::*;
 use theboss_engine::GameRng;
 use theboss_server::metrics::sample_value as value;
-use theboss_server::testing::{TestServer, scrape_metrics};
+use theboss_server::metrics::scrape as scrape_metrics;
+use theboss_server::testing::TestServer;
 use theboss_server::{ActorOptions, Options};
 use tonic::Code;
 

@@ -22,6 +22,8 @@ fn options() -> Options {
             call_burst: 100,
             registrations_per_min: 60,
             registration_burst: 5,
+            unknown_tokens_per_min: 60,
+            unknown_token_burst: 5,
         },
         actor: ActorOptions::default(),
         ..Options::default()
@@ -129,12 +131,30 @@ async fn a_flooding_client_is_throttled_and_the_others_play_on() {
         assert!(registered <= 10, "registrations are limited");
     };
     assert_eq!(subject, "peer:127.0.0.1");
-    let mut guess = tonic::Request::new(v1::ListGamesRequest::default());
-    guess
-        .metadata_mut()
-        .insert("authorization", "Bearer tb_guess".parse().unwrap());
-    let status = client.list_games(guess).await.unwrap_err();
+    // Calls with a bad token count against the address too, under a quota of their own,
+    // named as such.
+    let mut guesses = 0;
+    let status = loop {
+        let mut guess = tonic::Request::new(v1::ListGamesRequest::default());
+        let token = format!("Bearer tb_{guesses:064x}");
+        guess
+            .metadata_mut()
+            .insert("authorization", token.parse().unwrap());
+        let status = client.list_games(guess).await.unwrap_err();
+        if status.code() != Code::Unauthenticated {
+            break status;
+        }
+        guesses += 1;
+        assert!(guesses <= 5, "bad tokens are limited");
+    };
     assert_eq!(throttled(&status), "peer:127.0.0.1");
+    let quota = &status.get_details_quota_failure().unwrap().violations[0].description;
+    assert!(quota.contains("unknown token"), "{quota}");
+    assert!(
+        status.message().contains("unknown token"),
+        "{}",
+        status.message()
+    );
     // The seated players are not the address's registrations: they play on.
     paced_turns(&game_id, &players, &mut rng, 4, pace).await;
     server.stop().await;

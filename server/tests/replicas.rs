@@ -195,8 +195,10 @@ async fn three_replicas_lose_nothing_when_one_dies_and_another_restarts() {
             .register(&format!("Creator {g}"), true)
             .await
             .unwrap();
+        // Seeded, to check every view against the engine's own redaction: so unlisted.
         let settings = v1::GameSettings {
             players: u32::from(n),
+            visibility: v1::Visibility::Unlisted as i32,
             ..Default::default()
         };
         let seed = 500 + g as u64;

@@ -55,8 +55,8 @@ async fn one_queue_and_one_matchmaker_for_every_replica() {
     // matchmaker) goes away; D queues: the second replica becomes the matchmaker, finds C's
     // request in the queue, and pairs them.
     let c = player(&second, "C").await;
+    // Enqueue answers once the request is stored: the queue holds it from here on.
     let mut sc = queued(&c, 2).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
     first.stop().await;
     let d = player(&second, "D").await;
     let mut sd = queued(&d, 2).await;

@@ -3,10 +3,14 @@
 use std::sync::Arc;
 
 use theboss_engine::{City, Turn};
-use theboss_server::domain::{GameRecord, PlayerInfo, SeriesRef, Settings, Status, Visibility};
-use theboss_server::rating::{self, Rated, Rating};
+use theboss_server::domain::{
+    GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Settings, Status, Visibility,
+};
+use theboss_server::rating::{self, Contest, PROVISIONAL_GAMES, Rated, Rating};
+use theboss_server::store::prelude::*;
 use theboss_server::store::{
-    Effects, GameQuery, NewPlayer, SeriesRecord, Store, StoreError, StoredAction, StoredGame,
+    Effects, Enqueued, GameQuery, NewPlayer, RatingJob, SeriesRecord, StoreError, StoredAction,
+    StoredGame,
 };
 use theboss_server::table::Action;
 use theboss_server::testing;
@@ -34,7 +38,20 @@ fn game(n: u32, created_by: &str, visibility: Visibility) -> GameRecord {
         ladder: false,
         series: None,
         seed_salt: Some(format!("{n:064x}")),
+        seeded: n.is_multiple_of(3),
     }
+}
+
+/// A game's result for the store to rate: the players by seat, ranked by `places`.
+fn rated(game_id: &str, players: &[&NewPlayer], places: &[usize]) -> Option<RatingJob> {
+    Some(RatingJob::Game(Rated {
+        players_per_game: players.len() as u8,
+        contests: vec![Contest {
+            players: players.iter().map(|p| p.player.id.clone()).collect(),
+            places: places.to_vec(),
+            games: vec![game_id.to_string(); players.len()],
+        }],
+    }))
 }
 
 fn join(seq: u64, seat: u8, who: &NewPlayer) -> StoredAction {
@@ -58,9 +75,11 @@ fn effects(status: Status) -> Effects {
 }
 
 /// Games ending at the same moment, all with one player in them: every one of them counts,
-/// each rated from the rating the one before it left (none read a stale rating).
+/// each rated from the rating the one before it left (none read a stale rating). As many as
+/// keep that player provisional, so that each game moves it (an established player is not
+/// moved by fresh opponents).
 async fn ratings_of_games_ending_at_once_all_count(store: Arc<dyn Store>) {
-    const GAMES: u32 = 12;
+    const GAMES: u32 = PROVISIONAL_GAMES;
     let hub = player(60);
     store.create_player(&hub).await.unwrap();
     let mut ready = Vec::new();
@@ -69,7 +88,7 @@ async fn ratings_of_games_ending_at_once_all_count(store: Arc<dyn Store>) {
         store.create_player(&opponent).await.unwrap();
         let mut record = game(60 + i, &hub.player.id, Visibility::Public);
         record.ladder = true;
-        store.create_game(&record).await.unwrap();
+        store.create_game(&record, None).await.unwrap();
         for (seq, seat, who) in [(1, 0, &hub), (2, 1, &opponent)] {
             store
                 .append_action(&record.id, &join(seq, seat, who), &effects(Status::Running))
@@ -91,14 +110,14 @@ async fn ratings_of_games_ending_at_once_all_count(store: Arc<dyn Store>) {
                 idempotency_key: None,
                 at: 10_000 + i as i64,
             };
+            let hub = player(60);
+            assert_eq!(hub.player.id, hub_id);
             let effects = Effects {
                 status: Status::Finished,
                 winners: vec![0],
                 money: vec![5, 1],
-                rated: Some(Rated {
-                    players: vec![hub_id, opponent.player.id.clone()],
-                    places: vec![1, 2],
-                }),
+                acted: vec![true, true],
+                rating: rated(&game_id, &[&hub, &opponent], &[1, 2]),
             };
             store.append_action(&game_id, &end, &effects).await
         }));
@@ -138,7 +157,9 @@ async fn suite(store: Arc<dyn Store>) {
     players_are_found_by_token_hash(&*store).await;
     games_round_trip_with_their_log(&*store).await;
     listing_filters_and_pages(&*store).await;
-    ladder_series_and_ratings(&*store).await;
+    duplicate_sets_and_ratings(&*store).await;
+    tables_waiting_are_capped_per_creator_and_found_when_expired(&*store).await;
+    the_ladder_queue_keeps_each_player_to_its_games_at_once(&*store).await;
     imported_games_load_and_list_like_played_ones(&*store).await;
     // Last: they add players to the leaderboard the tests above count.
     ratings_of_games_ending_at_once_all_count(store.clone()).await;
@@ -155,7 +176,7 @@ async fn turns_of_many_games_at_once_commit_and_a_conflict_stays_its_games(store
     let mut ids = Vec::new();
     for i in 0..GAMES {
         let record = game(300 + i, &a.player.id, Visibility::Public);
-        store.create_game(&record).await.unwrap();
+        store.create_game(&record, None).await.unwrap();
         for (seq, seat, who) in [(1, 0, &a), (2, 1, &b)] {
             store
                 .append_action(&record.id, &join(seq, seat, who), &effects(Status::Running))
@@ -227,7 +248,8 @@ async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
         status: Status::Finished,
         winners: vec![1],
         money: vec![3, 8],
-        rated: None,
+        acted: vec![true, true],
+        rating: None,
     };
     store
         .import_games(&[
@@ -244,8 +266,8 @@ async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
         store.load_game(&finished.record.id).await.unwrap(),
         Some(finished.clone())
     );
-    let unfinished = store.unfinished_games().await.unwrap();
-    assert!(unfinished.contains(&open.record.id) && !unfinished.contains(&finished.record.id));
+    let running = store.running_games().await.unwrap();
+    assert!(!running.contains(&open.record.id) && !running.contains(&finished.record.id));
     let listed = store
         .list_games(&GameQuery {
             statuses: vec![],
@@ -275,86 +297,95 @@ async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
     assert_eq!(store.load_game(&again.record.id).await.unwrap(), None);
 }
 
-async fn ladder_series_and_ratings(store: &dyn Store) {
-    let (a, b) = (player(20), player(21));
-    store.create_player(&a).await.unwrap();
-    store.create_player(&b).await.unwrap();
-    let series = SeriesRecord {
-        id: "series-1".into(),
-        players: vec![a.player.id.clone(), b.player.id.clone()],
-        seed: u64::MAX - 1,
-        created_at: 5,
-    };
-    store.create_series(&series).await.unwrap();
-    assert_eq!(
-        store.series("series-1").await.unwrap(),
-        Some(series.clone())
-    );
-    let mut record = game(200, &a.player.id, Visibility::Public);
+/// Seats two players at a new ladder game `n` (a table of `series`, if given).
+async fn seated_ladder_game(
+    store: &dyn Store,
+    n: u32,
+    players: [&NewPlayer; 2],
+    series: Option<SeriesRef>,
+) -> GameRecord {
+    let mut record = game(n, &players[0].player.id, Visibility::Public);
     record.ladder = true;
-    record.series = Some(SeriesRef {
-        id: "series-1".into(),
-        index: 0,
-    });
-    store.create_game(&record).await.unwrap();
+    record.seeded = false;
+    record.series = series;
+    store.create_game(&record, None).await.unwrap();
     store
-        .append_action(&record.id, &join(1, 0, &a), &effects(Status::Open))
+        .append_action(&record.id, &join(1, 0, players[0]), &effects(Status::Open))
         .await
         .unwrap();
     store
-        .append_action(&record.id, &join(2, 1, &b), &effects(Status::Running))
+        .append_action(
+            &record.id,
+            &join(2, 1, players[1]),
+            &effects(Status::Running),
+        )
         .await
         .unwrap();
-    assert_eq!(
-        store.load_game(&record.id).await.unwrap().unwrap().record,
-        record
-    );
-    let seated = store.ladder_games_of(&b.player.id).await.unwrap();
-    assert_eq!(seated.len(), 1);
-    assert_eq!((seated[0].seat, seated[0].players), (1, 2));
-    assert_eq!(seated[0].series, record.series);
-    assert_eq!(
-        store.open_series().await.unwrap(),
-        vec!["series-1".to_string()]
-    );
+    record
+}
 
-    // The game ends, with ratings, in one transaction.
-    let fresh = Rating::default();
-    let rated = rating::rate(&[fresh, fresh], &[1, 2]);
-    let (better, worse) = (rated[0], rated[1]);
-    assert!(better.mu > worse.mu && better.games == 1);
-    let end = StoredAction {
+fn end(at: i64) -> StoredAction {
+    StoredAction {
         seq: 3,
         action: Action::Abort {
             reason: "test".into(),
         },
         player_id: None,
         idempotency_key: None,
-        at: 77,
+        at,
+    }
+}
+
+async fn duplicate_sets_and_ratings(store: &dyn Store) {
+    let (a, b, c, d) = (player(20), player(21), player(22), player(23));
+    for p in [&a, &b, &c, &d] {
+        store.create_player(p).await.unwrap();
+    }
+    let series = SeriesRecord {
+        id: "series-1".into(),
+        players: [&a, &b, &c, &d]
+            .iter()
+            .map(|p| p.player.id.clone())
+            .collect(),
+        seed: u64::MAX - 1,
+        created_at: 5,
+        tables: 2,
+    };
+    store.create_series(&series).await.unwrap();
+    let table = |index| {
+        Some(SeriesRef {
+            id: "series-1".into(),
+            index,
+            tables: 2,
+        })
+    };
+    let first = seated_ladder_game(store, 200, [&a, &b], table(0)).await;
+    let second = seated_ladder_game(store, 201, [&c, &d], table(1)).await;
+    assert_eq!(
+        store.load_game(&first.id).await.unwrap().unwrap().record,
+        first
+    );
+    let seated = store.ladder_games_of(&b.player.id).await.unwrap();
+    assert_eq!(seated.len(), 1);
+    assert_eq!((seated[0].seat, seated[0].players), (1, 2));
+    assert_eq!(seated[0].series, first.series);
+    assert!(!store.set_over("series-1").await.unwrap());
+    assert!(store.set_over("no such set").await.unwrap());
+
+    // A table ends: nothing is rated while the other plays.
+    let ended = |money: Vec<u32>| Effects {
+        status: Status::Finished,
+        winners: vec![0],
+        money,
+        acted: vec![true, true],
+        rating: Some(RatingJob::SetTableEnded {
+            series_id: "series-1".into(),
+        }),
     };
     store
-        .append_action(
-            &record.id,
-            &end,
-            &Effects {
-                status: Status::Finished,
-                winners: vec![0],
-                money: vec![12, 8],
-                rated: Some(Rated {
-                    players: vec![a.player.id.clone(), b.player.id.clone()],
-                    places: vec![1, 2],
-                }),
-            },
-        )
+        .append_action(&first.id, &end(77), &ended(vec![12, 8]))
         .await
         .unwrap();
-    let games = store.series_games("series-1").await.unwrap();
-    assert_eq!(games.len(), 1);
-    assert_eq!(games[0].money, vec![12, 8]);
-    assert_eq!(
-        games[0].seats,
-        vec![a.player.id.clone(), b.player.id.clone()]
-    );
     assert!(
         store
             .ladder_games_of(&b.player.id)
@@ -362,23 +393,214 @@ async fn ladder_series_and_ratings(store: &dyn Store) {
             .unwrap()
             .is_empty()
     );
+    assert_eq!(store.rating(&a.player.id, 2).await.unwrap(), None);
+    assert!(!store.set_over("series-1").await.unwrap());
+    // The last table ends: the holders of each seat's cards are compared, in its
+    // transaction. A made more than C with the same cards; D more than B.
+    store
+        .append_action(&second.id, &end(78), &ended(vec![10, 9]))
+        .await
+        .unwrap();
+    assert!(store.set_over("series-1").await.unwrap());
+    // Between fresh players, as the rating module rates any two fresh players.
+    let pair = Rated {
+        players_per_game: 2,
+        contests: vec![Contest {
+            players: vec!["x".into(), "y".into()],
+            places: vec![1, 2],
+            games: vec![first.id.clone(); 2],
+        }],
+    };
+    let changes = rating::rate_contests(&pair, &Default::default());
+    let (better, worse) = (changes[0].after, changes[1].after);
+    assert!(better.mu > 25.0 && worse.mu < 25.0 && better.games == 1);
     assert_eq!(store.rating(&a.player.id, 2).await.unwrap(), Some(better));
+    assert_eq!(store.rating(&c.player.id, 2).await.unwrap(), Some(worse));
+    assert_eq!(store.rating(&d.player.id, 0).await.unwrap(), Some(better));
+    assert_eq!(store.rating(&b.player.id, 0).await.unwrap(), Some(worse));
     assert_eq!(store.rating(&a.player.id, 3).await.unwrap(), None);
-    let board = store.leaderboard(0, 10, 0).await.unwrap();
-    assert_eq!(
-        board.iter().map(|(p, _)| p.id.clone()).collect::<Vec<_>>(),
-        vec![a.player.id.clone(), b.player.id.clone()]
-    );
-    assert_eq!(store.leaderboard(0, 10, 1).await.unwrap().len(), 1);
-    let mine = store.player_ratings(&b.player.id).await.unwrap().unwrap();
+    let mine = store.player_ratings(&d.player.id).await.unwrap().unwrap();
     assert_eq!(mine.ratings.len(), 2);
     assert_eq!(mine.history.len(), 2);
     assert!(
         mine.history
             .iter()
-            .all(|h| h.game_id == record.id && h.at == 77)
+            .all(|h| h.game_id == second.id && h.at == 78),
+        "named by the table it sat at"
     );
+    // Provisional players are off the leaderboard.
+    assert!(store.leaderboard(0, 10, 0).await.unwrap().is_empty());
+    // Nine more games between A and B make them established, and listed best first.
+    for n in 0..9u32 {
+        let record = seated_ladder_game(store, 210 + n, [&a, &b], None).await;
+        let result = Effects {
+            status: Status::Finished,
+            winners: vec![0],
+            money: vec![9, 3],
+            acted: vec![true, true],
+            rating: rated(&record.id, &[&a, &b], &[1, 2]),
+        };
+        store
+            .append_action(&record.id, &end(100 + i64::from(n)), &result)
+            .await
+            .unwrap();
+    }
+    let board = store.leaderboard(2, 10, 0).await.unwrap();
+    assert_eq!(
+        board.iter().map(|(p, _)| p.id.clone()).collect::<Vec<_>>(),
+        vec![a.player.id.clone(), b.player.id.clone()]
+    );
+    assert!(board.iter().all(|(_, r)| r.games == PROVISIONAL_GAMES));
+    assert_eq!(store.leaderboard(2, 10, 1).await.unwrap().len(), 1);
     assert_eq!(store.player_ratings("nobody").await.unwrap(), None);
+}
+
+async fn tables_waiting_are_capped_per_creator_and_found_when_expired(store: &dyn Store) {
+    let (a, b) = (player(30), player(31));
+    store.create_player(&a).await.unwrap();
+    store.create_player(&b).await.unwrap();
+    let mut old = game(400, &a.player.id, Visibility::Public);
+    old.created_at = 100;
+    assert!(store.create_game(&old, Some(2)).await.unwrap());
+    assert!(
+        store
+            .create_game(&game(401, &a.player.id, Visibility::Public), Some(2))
+            .await
+            .unwrap()
+    );
+    let third = game(402, &a.player.id, Visibility::Public);
+    assert!(
+        !store.create_game(&third, Some(2)).await.unwrap(),
+        "two waiting already"
+    );
+    assert_eq!(
+        store.load_game(&third.id).await.unwrap(),
+        None,
+        "nothing written"
+    );
+    // A table that started no longer counts.
+    store
+        .append_action(&old.id, &join(1, 0, &a), &effects(Status::Open))
+        .await
+        .unwrap();
+    store
+        .append_action(&old.id, &join(2, 1, &b), &effects(Status::Running))
+        .await
+        .unwrap();
+    assert!(store.create_game(&third, Some(2)).await.unwrap());
+    assert!(store.running_games().await.unwrap().contains(&old.id));
+    // Tables created before a time, oldest first: they have expired.
+    let expired = store.expired_open_games(2_000 + 402, 10).await.unwrap();
+    assert!(expired.contains(&game(401, "", Visibility::Public).id));
+    assert!(!expired.contains(&third.id) && !expired.contains(&old.id));
+    assert!(store.expired_open_games(0, 10).await.unwrap().is_empty());
+}
+
+fn request(id: &str, who: &NewPlayer, parallel: u8) -> QueueEntry {
+    QueueEntry {
+        id: id.into(),
+        player: who.player.clone(),
+        players: Some(2),
+        duplicate: false,
+        parallel,
+        replica: "local".into(),
+        enqueued_at: 1,
+    }
+}
+
+async fn the_ladder_queue_keeps_each_player_to_its_games_at_once(store: &dyn Store) {
+    let (a, b) = (player(50), player(51));
+    store.create_player(&a).await.unwrap();
+    store.create_player(&b).await.unwrap();
+    assert_eq!(
+        store.enqueue_ladder(&request("q1", &a, 1)).await.unwrap(),
+        Enqueued::Queued
+    );
+    assert_eq!(
+        store.enqueue_ladder(&request("q2", &a, 1)).await.unwrap(),
+        Enqueued::AtLimit {
+            waiting: 1,
+            seated: 0
+        }
+    );
+    assert_eq!(
+        store.enqueue_ladder(&request("q3", &a, 2)).await.unwrap(),
+        Enqueued::Queued
+    );
+    let queue = store.ladder_queue().await.unwrap();
+    assert_eq!(
+        queue
+            .iter()
+            .map(|e| (e.id.as_str(), e.parallel))
+            .collect::<Vec<_>>(),
+        [("q1", 1), ("q3", 2)]
+    );
+    assert_eq!(
+        queue[0].player, a.player,
+        "the name is kept with the request"
+    );
+    // q1 is answered with a game: A sits in it, and may wait for one more (parallel 2).
+    let record = seated_ladder_game(store, 500, [&a, &b], None).await;
+    let answer = vec![LadderMatch {
+        game_id: record.id.clone(),
+        seat: 0,
+        players: 2,
+        already_seated: false,
+        series: None,
+    }];
+    store
+        .answer_ladder(&[("q1".into(), answer.clone())])
+        .await
+        .unwrap();
+    let answers = store
+        .ladder_answers(&["q1".into(), "q3".into(), "gone".into()])
+        .await
+        .unwrap();
+    assert_eq!(
+        answers,
+        vec![
+            ("q1".to_string(), Some(answer)),
+            ("q3".to_string(), Some(vec![])),
+            ("gone".to_string(), None),
+        ]
+    );
+    store.forget_ladder_entry("q1").await.unwrap();
+    // One game and one request: at A's two.
+    assert_eq!(
+        store.enqueue_ladder(&request("q4", &a, 2)).await.unwrap(),
+        Enqueued::AtLimit {
+            waiting: 1,
+            seated: 1
+        }
+    );
+    // One game is all A may play at once by default: the request gets it back.
+    let Enqueued::Seated(seats) = store.enqueue_ladder(&request("q5", &a, 1)).await.unwrap() else {
+        panic!("seated");
+    };
+    assert_eq!(seats.len(), 1);
+    assert_eq!(seats[0].game_id, record.id);
+    assert_eq!(
+        store.cancel_ladder(&a.player.id).await.unwrap(),
+        vec!["q3".to_string()]
+    );
+    assert!(store.cancel_ladder(&a.player.id).await.unwrap().is_empty());
+    store
+        .append_action(
+            &record.id,
+            &end(9),
+            &Effects {
+                status: Status::Aborted,
+                ..Effects::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        store.enqueue_ladder(&request("q6", &a, 1)).await.unwrap(),
+        Enqueued::Queued
+    );
+    assert_eq!(store.purge_ladder(&["another".into()]).await.unwrap(), 1);
+    assert!(store.ladder_queue().await.unwrap().is_empty());
 }
 
 async fn players_are_found_by_token_hash(store: &dyn Store) {
@@ -402,8 +624,11 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
     // Under an earlier rules version: the version is stored and read back with the game.
     let mut record = game(1, &a.player.id, Visibility::Public);
     record.settings = record.settings.with_rules(theboss_engine::RulesVersion::V1);
-    store.create_game(&record).await.unwrap();
-    assert!(store.unfinished_games().await.unwrap().contains(&record.id));
+    store.create_game(&record, None).await.unwrap();
+    assert!(
+        !store.running_games().await.unwrap().contains(&record.id),
+        "not started"
+    );
 
     store
         .append_action(&record.id, &join(1, 1, &a), &effects(Status::Open))
@@ -438,7 +663,8 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
                 status: Status::Finished,
                 winners: vec![0, 1],
                 money: vec![7, 9],
-                rated: None,
+                acted: vec![false, true],
+                rating: None,
             },
         )
         .await
@@ -458,7 +684,7 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
     assert_eq!(loaded.actions.len(), 3);
     assert_eq!(loaded.actions[0], join(1, 1, &a));
     assert_eq!(loaded.actions[2], turn);
-    assert!(!store.unfinished_games().await.unwrap().contains(&record.id));
+    assert!(!store.running_games().await.unwrap().contains(&record.id));
     assert_eq!(store.load_game("missing").await.unwrap(), None);
     // In bulk: each game with its own result.
     let bulk = store
@@ -499,12 +725,12 @@ async fn listing_filters_and_pages(store: &dyn Store) {
     store.create_player(&other).await.unwrap();
     for n in 100..105 {
         store
-            .create_game(&game(n, &owner.player.id, Visibility::Public))
+            .create_game(&game(n, &owner.player.id, Visibility::Public), None)
             .await
             .unwrap();
     }
     let hidden = game(105, &owner.player.id, Visibility::Unlisted);
-    store.create_game(&hidden).await.unwrap();
+    store.create_game(&hidden, None).await.unwrap();
     let mut query = GameQuery {
         statuses: vec![Status::Open],
         seated: None,
@@ -541,7 +767,7 @@ async fn listing_filters_and_pages(store: &dyn Store) {
     for (n, created_at) in [(110, 3_000), (111, 2_990), (112, 3_000), (113, 2_995)] {
         let mut late = game(n, &owner.player.id, Visibility::Public);
         late.created_at = created_at;
-        store.create_game(&late).await.unwrap();
+        store.create_game(&late, None).await.unwrap();
     }
     query.statuses = vec![Status::Open];
     query.viewer = other.player.id.clone();

@@ -40,13 +40,50 @@ pub enum Notification {
         seq: u64,
         action: Option<Box<StoredAction>>,
     },
-    /// The ladder's queue changed, or a request was answered, or a ladder game ended.
-    Ladder,
+    /// The ladder changed (see [`LadderSignal`]).
+    Ladder(LadderSignal),
     /// A replica released its games (it is stopping): claim them now.
     Handover,
     /// The listener lost its connection and got it back: notifications may have been lost,
     /// so whoever relies on them should read what it may have missed.
     Resync,
+}
+
+/// A change of the ladder, told to every replica.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LadderSignal {
+    /// The queue changed (a request came or went) or a ladder game ended: the matchmaker
+    /// looks at it again.
+    Changed,
+    /// These requests were answered: the replicas holding their streams deliver the answers.
+    Answered(Vec<String>),
+    /// How many requests wait now, for the waiters' `queued` notices.
+    Waiting(u32),
+}
+
+impl LadderSignal {
+    /// The signal as a notification's text: `c`, `a:<id>,<id>…` or `w:<n>`.
+    pub fn encode(&self) -> String {
+        match self {
+            LadderSignal::Changed => "c".to_string(),
+            LadderSignal::Answered(ids) => format!("a:{}", ids.join(",")),
+            LadderSignal::Waiting(n) => format!("w:{n}"),
+        }
+    }
+
+    pub fn decode(text: &str) -> Option<LadderSignal> {
+        match text.split_once(':') {
+            None if text == "c" || text.is_empty() => Some(LadderSignal::Changed),
+            Some(("a", ids)) => Some(LadderSignal::Answered(
+                ids.split(',')
+                    .filter(|id| !id.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+            )),
+            Some(("w", n)) => n.parse().ok().map(LadderSignal::Waiting),
+            _ => None,
+        }
+    }
 }
 
 /// A held leadership; dropping it gives it up.
@@ -97,4 +134,22 @@ pub trait ClusterStore: Send + Sync + 'static {
 
     /// Tries to become the one holder of `role` in the service (the ladder's matchmaker).
     async fn try_lead(&self, role: &str) -> Result<Option<Box<dyn Leadership>>, StoreError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ladder_signals_survive_their_notification_text() {
+        for signal in [
+            LadderSignal::Changed,
+            LadderSignal::Answered(vec!["a".into(), "b".into()]),
+            LadderSignal::Answered(vec![]),
+            LadderSignal::Waiting(7),
+        ] {
+            assert_eq!(LadderSignal::decode(&signal.encode()), Some(signal));
+        }
+        assert_eq!(LadderSignal::decode("x:1"), None);
+    }
 }

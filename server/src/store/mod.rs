@@ -1,33 +1,42 @@
-//! Persistence: the one [`Store`] trait the rest of the server talks to, with domain-shaped
-//! methods, and its two implementations: PostgreSQL ([`postgres`]) and an embedded SQLite
-//! file ([`sqlite`]), each with its own migrations under `server/migrations/`.
+//! Persistence: the [`Store`] the rest of the server talks to, with domain-shaped methods in
+//! four parts ([`PlayerStore`], [`GameStore`], [`RatingStore`], [`LadderStore`]), and its two
+//! backends: PostgreSQL ([`PostgresStore`]) and an embedded SQLite file ([`SqliteStore`]),
+//! one implementation over both ([`sql`]), each with its own migrations under
+//! `server/migrations/`. [`Traced`] gives every call its span and its timing metric.
 //!
 //! Only this module knows SQL. Games are event-sourced: a game row holds the settings and
 //! the seed, the `actions` table holds the log keyed by (game, seq), and everything else is
-//! derived by replaying the log. `games.status`, `games.winners` and `seats` are derived data
-//! kept up to date in the same transaction as the action that changes them, for listing.
+//! derived by replaying the log. `games.status`, `games.winners`, `games.money`,
+//! `games.acted` and `seats` are derived data kept up to date in the same transaction as the
+//! action that changes them, for listing and rating.
 
 pub mod cluster;
 pub mod format;
 mod group;
 mod postgres;
 pub mod probe;
-mod queries;
-mod rows;
 mod sql;
 mod sqlite;
+mod traced;
 
 use async_trait::async_trait;
 use theboss_engine::Seat;
 use thiserror::Error;
 
-use crate::domain::SeriesGame;
 use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Status};
 use crate::rating::{Rated, Rating};
 use crate::table::Action;
 
+/// The store's traits, to call any store's methods: `use theboss_server::store::prelude::*`.
+pub mod prelude {
+    pub use super::cluster::ClusterStore;
+    pub use super::{GameStore, LadderStore, PlayerStore, RatingStore, Store};
+}
+
 pub use postgres::PostgresStore;
+pub use sql::SqlStore;
 pub use sqlite::SqliteStore;
+pub use traced::Traced;
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -78,10 +87,21 @@ pub struct Effects {
     pub winners: Vec<Seat>,
     /// Final money by seat, once the game is over.
     pub money: Vec<u32>,
-    /// A ladder game's (or series') result to rate: the store reads the players' ratings,
-    /// rates and writes them in the action's transaction, with their rows locked, so that
-    /// two games ending at once both count.
-    pub rated: Option<Rated>,
+    /// Whether each seat has played a turn itself.
+    pub acted: Vec<bool>,
+    /// What the action's end of a ladder game rates, done in the action's transaction.
+    pub rating: Option<RatingJob>,
+}
+
+/// What a ladder game's end asks the store to rate, with the players' rating rows locked so
+/// that two games ending at once both count.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RatingJob {
+    /// A game's own result.
+    Game(Rated),
+    /// A table of a duplicate set ended: if it is the set's last, the store reads every
+    /// table's result and rates the set (see `rating::rated_set`).
+    SetTableEnded { series_id: String },
 }
 
 /// One entry of a player's rating history.
@@ -103,13 +123,15 @@ pub struct PlayerRatings {
     pub history: Vec<RatingRecord>,
 }
 
-/// A duplicate series: its players in the seat order of its first game.
+/// A duplicate set: its players, table by table, each table in seat order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeriesRecord {
     pub id: String,
     pub players: Vec<String>,
     pub seed: u64,
     pub created_at: i64,
+    /// How many tables play the deal.
+    pub tables: u8,
 }
 
 /// An unfinished ladder game a player sits in.
@@ -119,6 +141,19 @@ pub struct LadderSeat {
     pub seat: Seat,
     pub players: u8,
     pub series: Option<SeriesRef>,
+}
+
+/// What became of a ladder request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Enqueued {
+    /// It waits in the queue.
+    Queued,
+    /// Its player already sits in as many unfinished ladder games as it may play at once:
+    /// those, oldest first. Nothing was queued.
+    Seated(Vec<LadderSeat>),
+    /// Its player's waiting requests and games already reach what it may play at once.
+    /// Nothing was queued.
+    AtLimit { waiting: u32, seated: u32 },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,16 +199,27 @@ pub struct GamePage {
     pub next: Option<GameCursor>,
 }
 
+/// Players and their tokens.
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait PlayerStore: Send + Sync + 'static {
     async fn create_player(&self, player: &NewPlayer) -> Result<(), StoreError>;
 
     async fn player_by_token_hash(
         &self,
         token_hash: &str,
     ) -> Result<Option<PlayerInfo>, StoreError>;
+}
 
-    async fn create_game(&self, game: &GameRecord) -> Result<(), StoreError>;
+/// Games and their action logs.
+#[async_trait]
+pub trait GameStore: Send + Sync + 'static {
+    /// Records a new game. With `max_open`, only if its creator has fewer than that many
+    /// games that have not started (checked and written at once); returns whether it did.
+    async fn create_game(
+        &self,
+        game: &GameRecord,
+        max_open: Option<u32>,
+    ) -> Result<bool, StoreError>;
 
     /// Commits one action and its effects atomically. Fails with
     /// [`StoreError::Conflict`] if `action.seq` is already taken.
@@ -198,15 +244,28 @@ pub trait Store: Send + Sync + 'static {
     /// winners and money after its last action; ratings are not imported.
     async fn import_games(&self, games: &[(StoredGame, Effects)]) -> Result<(), StoreError>;
 
-    /// Ids of every game that is neither finished nor aborted.
-    async fn unfinished_games(&self) -> Result<Vec<String>, StoreError>;
+    /// Ids of the games being played (started, not over), oldest first.
+    async fn running_games(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Up to `limit` games that have not started and were created before `before` (micros),
+    /// oldest first: they have expired.
+    async fn expired_open_games(&self, before: i64, limit: u32) -> Result<Vec<String>, StoreError>;
 
     async fn list_games(&self, query: &GameQuery) -> Result<GamePage, StoreError>;
 
+    /// Whether every table of a duplicate set has ended (also true for unknown sets and for
+    /// the series of earlier versions, which hide nothing).
+    async fn set_over(&self, series_id: &str) -> Result<bool, StoreError>;
+}
+
+/// Ratings and duplicate sets.
+#[async_trait]
+pub trait RatingStore: Send + Sync + 'static {
     /// A player's rating in one category (0: overall), if rated.
     async fn rating(&self, player_id: &str, players: u8) -> Result<Option<Rating>, StoreError>;
 
-    /// Rated players of a category, best `mu - 3 sigma` first.
+    /// Established players of a category (see `rating::PROVISIONAL_GAMES`), best
+    /// `mu - 3 sigma` first.
     async fn leaderboard(
         &self,
         players: u8,
@@ -216,21 +275,19 @@ pub trait Store: Send + Sync + 'static {
 
     async fn player_ratings(&self, player_id: &str) -> Result<Option<PlayerRatings>, StoreError>;
 
+    /// Records a new duplicate set, all its tables still to end.
     async fn create_series(&self, series: &SeriesRecord) -> Result<(), StoreError>;
+}
 
-    async fn series(&self, series_id: &str) -> Result<Option<SeriesRecord>, StoreError>;
-
-    /// The games of a series created so far, in order.
-    async fn series_games(&self, series_id: &str) -> Result<Vec<SeriesGame>, StoreError>;
-
-    /// Series whose last game is not over yet.
-    async fn open_series(&self) -> Result<Vec<String>, StoreError>;
-
+/// The ladder's queue, shared by every replica.
+#[async_trait]
+pub trait LadderStore: Send + Sync + 'static {
     /// Unfinished ladder games a player sits in, oldest first.
     async fn ladder_games_of(&self, player_id: &str) -> Result<Vec<LadderSeat>, StoreError>;
 
-    /// Puts a request in the ladder's queue.
-    async fn enqueue_ladder(&self, entry: &QueueEntry) -> Result<(), StoreError>;
+    /// Puts a request in the queue, unless its player already sits in or waits for as many
+    /// ladder games as the request allows at once (checked and written at once).
+    async fn enqueue_ladder(&self, entry: &QueueEntry) -> Result<Enqueued, StoreError>;
 
     /// The requests waiting for an answer, oldest first.
     async fn ladder_queue(&self) -> Result<Vec<QueueEntry>, StoreError>;
@@ -240,22 +297,31 @@ pub trait Store: Send + Sync + 'static {
     async fn answer_ladder(&self, answers: &[(String, Vec<LadderMatch>)])
     -> Result<(), StoreError>;
 
-    /// A request's answer: `None` if the request is gone (withdrawn), an empty list while it
-    /// waits.
-    async fn ladder_answer(&self, entry_id: &str) -> Result<Option<Vec<LadderMatch>>, StoreError>;
+    /// Requests' answers, by request: `None` if the request is gone (withdrawn), an empty
+    /// list while it waits.
+    async fn ladder_answers(
+        &self,
+        entry_ids: &[String],
+    ) -> Result<Vec<(String, Option<Vec<LadderMatch>>)>, StoreError>;
 
     /// Forgets a request (answered and delivered, or its stream closed).
     async fn forget_ladder_entry(&self, entry_id: &str) -> Result<(), StoreError>;
 
-    /// Withdraws a player's waiting requests; returns how many there were.
-    async fn cancel_ladder(&self, player_id: &str) -> Result<u64, StoreError>;
+    /// Withdraws a player's waiting requests; returns their ids.
+    async fn cancel_ladder(&self, player_id: &str) -> Result<Vec<String>, StoreError>;
 
-    /// Withdraws the requests held by replicas not in `alive` (their streams are gone).
+    /// Withdraws the requests held by replicas not in `alive` (their streams are gone; none
+    /// alive: every request).
     async fn purge_ladder(&self, alive: &[String]) -> Result<u64, StoreError>;
 }
 
-/// Opens the store a URL names, with what replicas share if it can be shared: PostgreSQL
-/// can, an SQLite file cannot.
+/// Everything the server stores.
+pub trait Store: PlayerStore + GameStore + RatingStore + LadderStore {}
+
+impl<T: PlayerStore + GameStore + RatingStore + LadderStore> Store for T {}
+
+/// Opens the store a URL names (traced), with what replicas share if it can be shared:
+/// PostgreSQL can, an SQLite file cannot. Migrations run first.
 pub async fn open_shared(
     url: &str,
 ) -> Result<
@@ -265,8 +331,8 @@ pub async fn open_shared(
     ),
     StoreError,
 > {
-    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        let store = std::sync::Arc::new(PostgresStore::connect(url).await?);
+    if is_postgres(url) {
+        let store = std::sync::Arc::new(Traced::new(PostgresStore::connect(url).await?));
         let shared: std::sync::Arc<dyn cluster::ClusterStore> = store.clone();
         Ok((store, Some(shared)))
     } else {
@@ -274,13 +340,17 @@ pub async fn open_shared(
     }
 }
 
-/// Opens the store a URL names and applies its migrations: `postgres://…` or
+fn is_postgres(url: &str) -> bool {
+    url.starts_with("postgres://") || url.starts_with("postgresql://")
+}
+
+/// Opens the store a URL names (traced) and applies its migrations: `postgres://…` or
 /// `sqlite://path` (created if missing).
 pub async fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
-    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-        Ok(Box::new(PostgresStore::connect(url).await?))
+    if is_postgres(url) {
+        Ok(Box::new(Traced::new(PostgresStore::connect(url).await?)))
     } else if url.starts_with("sqlite:") {
-        Ok(Box::new(SqliteStore::connect(url).await?))
+        Ok(Box::new(Traced::new(SqliteStore::connect(url).await?)))
     } else {
         Err(StoreError::UnsupportedUrl(redact_url(url)))
     }

@@ -1,28 +1,45 @@
 //! The embedded default: one SQLite file, created on first use, in WAL mode with full
 //! synchronous commits so an acknowledged action survives a crash of the process or the
-//! machine. Queries are shared with PostgreSQL (see `rows`).
+//! machine. Its statements are shared with PostgreSQL (`sql`).
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteQueryResult,
+    SqliteSynchronous,
+};
 
 use super::StoreError;
 use super::group::{Append, GroupCommit, Refused};
-use super::sql::sql_store;
-use super::{queries, rows};
+use super::sql::games::{INSERT_ACTION, UPDATE_GAME_STATUS};
+use super::sql::{Backend, SqlStore};
+
+/// The store on an SQLite file.
+pub type SqliteStore = SqlStore<sqlx::Sqlite>;
 
 /// One writer at a time: SQLite takes the whole database to write. Groups are written one
 /// after the other, each with one fsync.
 const GROUP_LANES: usize = 1;
 const MAX_GROUP: usize = 256;
 
-pub struct SqliteStore {
-    pool: sqlx::SqlitePool,
-    group: GroupCommit,
+impl Backend for sqlx::Sqlite {
+    /// Writers take the database's write lock when they begin, so that what they read in the
+    /// transaction (e.g. ratings) is still true when they write.
+    const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
+    /// Rows need no lock of their own: a writer holds the whole database.
+    const LOCK_ROW: &'static str = "";
+    /// One replica, always: no owner to check, nobody to tell.
+    const FENCE_GAME: Option<&'static str> = None;
+    const NOTIFY_ACTION: Option<&'static str> = None;
+
+    fn rows_affected(result: &SqliteQueryResult) -> u64 {
+        result.rows_affected()
+    }
 }
 
-impl SqliteStore {
+impl SqlStore<sqlx::Sqlite> {
     /// Opens (creating if needed) the file a `sqlite://path` URL names and migrates it.
     pub async fn connect(url: &str) -> Result<SqliteStore, StoreError> {
         let pool = SqlitePoolOptions::new()
@@ -34,29 +51,22 @@ impl SqliteStore {
         let group = GroupCommit::start(GROUP_LANES, MAX_GROUP, move |appends| {
             write_group(writer.clone(), appends)
         });
-        Ok(SqliteStore { pool, group })
-    }
-
-    /// Writers take the database's write lock when they begin, so that what they read in the
-    /// transaction (e.g. ratings) is still true when they write.
-    const BEGIN_WRITE: &'static str = "BEGIN IMMEDIATE";
-    /// Rows need no lock of their own: a writer holds the whole database.
-    const LOCK_ROW: &'static str = "";
-    /// One replica, always: no owner to check, nobody to tell.
-    const FENCE_GAME: Option<&'static str> = None;
-    const NOTIFY_ACTION: Option<&'static str> = None;
-
-    fn owner_id(&self) -> Option<&str> {
-        None
+        Ok(SqlStore {
+            pool,
+            group,
+            me: Arc::default(),
+        })
     }
 }
 
 /// A group of appends in one transaction: its statements are calls in this process, and its
 /// one commit is the one fsync.
 async fn write_group(pool: sqlx::SqlitePool, appends: Vec<Append>) -> Result<Refused, sqlx::Error> {
-    let mut tx = pool.begin_with(SqliteStore::BEGIN_WRITE).await?;
+    let mut tx = pool
+        .begin_with(<sqlx::Sqlite as Backend>::BEGIN_WRITE)
+        .await?;
     for a in &appends {
-        sqlx::query(queries::INSERT_ACTION)
+        sqlx::query(INSERT_ACTION)
             .bind(&a.game_id)
             .bind(a.seq)
             .bind(&a.player_id)
@@ -66,10 +76,11 @@ async fn write_group(pool: sqlx::SqlitePool, appends: Vec<Append>) -> Result<Ref
             .bind(a.at)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(queries::UPDATE_GAME_STATUS)
+        sqlx::query(UPDATE_GAME_STATUS)
             .bind(a.status)
             .bind(&a.winners)
             .bind(&a.money)
+            .bind(&a.acted)
             .bind(&a.game_id)
             .execute(&mut *tx)
             .await?;
@@ -89,8 +100,6 @@ pub(super) fn connect_options(url: &str) -> Result<SqliteConnectOptions, StoreEr
         .busy_timeout(Duration::from_secs(10)))
 }
 
-sql_store!(SqliteStore, sqlx::Sqlite);
-
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -100,14 +109,14 @@ mod tests {
     use tonic::Code;
 
     use super::*;
-    use crate::store::Store;
+    use crate::store::{GameStore, Traced};
     use crate::testing::TestServer;
 
     #[tokio::test]
     async fn a_corrupt_log_is_an_internal_error_naming_the_game() {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", dir.path().join("corrupt.db").display());
-        let store = Arc::new(SqliteStore::connect(&url).await.unwrap());
+        let store = Arc::new(Traced::new(SqliteStore::connect(&url).await.unwrap()));
         let server = TestServer::start(store.clone(), crate::Options::default()).await;
         let session = Connection::connect(&server.url())
             .await
@@ -125,7 +134,7 @@ mod tests {
         // A row in a format this server does not know (or one a bug mangled).
         sqlx::query("UPDATE actions SET format = 99 WHERE game_id = $1")
             .bind(&game_id)
-            .execute(&store.pool)
+            .execute(store.inner().pool())
             .await
             .unwrap();
         let Err(error) = store.load_game(&game_id).await else {

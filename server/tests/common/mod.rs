@@ -47,7 +47,11 @@ pub async fn seated_game(server: &TestServer, n: u32, seed: u64) -> (String, Vec
     (game_id, players)
 }
 
-pub async fn create(p: &Session, settings: v1::GameSettings, seed: Option<u64>) -> String {
+/// Creates a game; a seeded one is unlisted, as the contract requires.
+pub async fn create(p: &Session, mut settings: v1::GameSettings, seed: Option<u64>) -> String {
+    if seed.is_some() {
+        settings.visibility = v1::Visibility::Unlisted as i32;
+    }
     p.create_game(settings, seed).await.expect("create")
 }
 
@@ -189,6 +193,7 @@ pub fn engine_part(view: &v1::GameView) -> v1::GameView {
     let mut view = view.clone();
     view.game_id.clear();
     view.seed_commitment.clear();
+    view.seeded = false;
     view.status = 0;
     view.settings = None;
     view.seq = 0;

@@ -1,177 +1,62 @@
-//! PostgreSQL, for deployments: `--database-url postgres://…`. Queries are shared with
-//! SQLite (see `rows`); a connection may carry `options=-c search_path=…` so that tests can
-//! give each run its own schema.
+//! What replicas of one service share through PostgreSQL: leases, ownership of games,
+//! `LISTEN`/`NOTIFY` of committed actions and ladder changes, and the advisory lock that
+//! elects the ladder's matchmaker (see `store::cluster` for the contract).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use async_trait::async_trait;
-use sqlx::postgres::{PgListener, PgPoolOptions};
+use sqlx::postgres::PgListener;
 use sqlx::{Connection, Executor};
 use tokio::sync::{mpsc, oneshot};
 
-use super::cluster::{ClusterStore, Leadership, Notification, Ownership, Replica};
-use super::group::{Append, GroupCommit, Refused};
-use super::sql::sql_store;
-use super::{StoreError, StoredAction, queries, rows};
+use super::PostgresStore;
+use crate::store::cluster::{
+    ClusterStore, LadderSignal, Leadership, Notification, Ownership, Replica,
+};
+use crate::store::sql::rows::{self, ActionRow};
+use crate::store::{StoreError, StoredAction};
 
 const ACTIONS_CHANNEL: &str = "theboss_actions";
 const LADDER_CHANNEL: &str = "theboss_ladder";
 const CLUSTER_CHANNEL: &str = "theboss_cluster";
 
-/// Connections in the pool.
-const CONNECTIONS: u32 = 16;
-/// Groups of appends written at once; the rest of the pool serves reads and other writes.
-const GROUP_LANES: usize = 2;
-const MAX_GROUP: usize = 256;
+const JOIN_CLUSTER: &str = "INSERT INTO replicas (id, url, started_at, lease_until) \
+     VALUES ($1, $2, $3, now() + make_interval(secs => $4)) ON CONFLICT (id) \
+     DO UPDATE SET url = excluded.url, lease_until = excluded.lease_until";
+const RENEW_LEASE: &str =
+    "UPDATE replicas SET lease_until = now() + make_interval(secs => $2) WHERE id = $1";
+const RELEASE_GAMES: &str = "UPDATE games SET owner = NULL WHERE owner = $1 RETURNING id";
+/// By the partial index `games_by_owner`.
+const OWNED_GAMES: &str =
+    "SELECT id FROM games WHERE owner = $1 AND status IN ('open', 'running') ORDER BY ord";
+const LEAVE_CLUSTER: &str = "DELETE FROM replicas WHERE id = $1";
+const LIVE_REPLICAS: &str = "SELECT id, url FROM replicas WHERE lease_until > now() ORDER BY id";
+const OWNERSHIP: &str = "SELECT g.status, g.owner, r.url, r.lease_until > now() \
+     FROM games g LEFT JOIN replicas r ON r.id = g.owner WHERE g.id = $1";
+const CLAIM_GAME: &str = "UPDATE games g SET owner = $2 WHERE g.id = $1 \
+     AND g.status IN ('open', 'running') \
+     AND (g.owner IS NULL OR g.owner = $2 OR NOT EXISTS \
+     (SELECT 1 FROM replicas r WHERE r.id = g.owner AND r.lease_until > now())) \
+     AND EXISTS (SELECT 1 FROM replicas me WHERE me.id = $2 AND me.lease_until > now()) \
+     RETURNING g.id";
+const CLAIM_ORPHANS: &str = "UPDATE games g SET owner = $1 WHERE g.id IN ( \
+     SELECT o.id FROM games o WHERE o.status IN ('open', 'running') \
+     AND (o.owner IS NULL OR NOT EXISTS \
+     (SELECT 1 FROM replicas r WHERE r.id = o.owner AND r.lease_until > now())) \
+     ORDER BY o.ord LIMIT $2 FOR UPDATE SKIP LOCKED) \
+     AND EXISTS (SELECT 1 FROM replicas me WHERE me.id = $1 AND me.lease_until > now()) \
+     RETURNING g.id";
+/// By the primary key (game_id, seq).
+const ACTIONS_AFTER: &str = "SELECT seq, player_id, idempotency_key, format, payload, at \
+     FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq";
+const NOTIFY: &str = "SELECT pg_notify($1, $2)";
+/// Advisory locks are the database's, not a schema's: the key names the schema too, so that
+/// services in different schemas of one database (tests, benchmarks) elect their own.
+const TRY_ADVISORY_LOCK: &str =
+    "SELECT pg_try_advisory_lock(hashtextextended(current_schema() || '/' || $1, 0))";
 
-pub struct PostgresStore {
-    pool: sqlx::PgPool,
-    group: GroupCommit,
-    /// Set once this store joins a cluster: the replica it writes for.
-    me: Arc<OnceLock<Replica>>,
-}
-
-impl PostgresStore {
-    /// Connects and applies the migrations (under an advisory lock, so several servers may
-    /// start at once).
-    pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
-        let pool = PgPoolOptions::new()
-            .max_connections(CONNECTIONS)
-            .connect(url)
-            .await?;
-        sqlx::migrate!("migrations/postgres").run(&pool).await?;
-        let me: Arc<OnceLock<Replica>> = Arc::default();
-        let (writer, replica) = (pool.clone(), me.clone());
-        let group = GroupCommit::start(GROUP_LANES, MAX_GROUP, move |appends| {
-            write_group(writer.clone(), replica.get().map(|r| r.id.clone()), appends)
-        });
-        Ok(PostgresStore { pool, group, me })
-    }
-
-    const BEGIN_WRITE: &'static str = "BEGIN";
-    /// Rows read to be written back are locked until the transaction ends.
-    const LOCK_ROW: &'static str = " FOR UPDATE";
-    /// In a cluster, a write goes on only while this replica owns the game.
-    const FENCE_GAME: Option<&'static str> = Some(queries::FENCE_GAME_POSTGRES);
-    /// In a cluster, every committed action is told to the other replicas.
-    const NOTIFY_ACTION: Option<&'static str> = Some(queries::NOTIFY_ACTION_POSTGRES);
-
-    /// The replica this store writes for, once it joined a cluster.
-    fn owner_id(&self) -> Option<&str> {
-        self.me.get().map(|r| r.id.as_str())
-    }
-
-    fn replica(&self) -> Result<&Replica, StoreError> {
-        self.me
-            .get()
-            .ok_or_else(|| StoreError::Corrupt("this store has not joined a cluster".into()))
-    }
-}
-
-/// A group of appends in one statement, column by column; as replica `me`, only those of
-/// games it owns (the others are refused).
-async fn write_group(
-    pool: sqlx::PgPool,
-    me: Option<String>,
-    appends: Vec<Append>,
-) -> Result<Refused, sqlx::Error> {
-    let n = appends.len();
-    let (mut games, mut seqs, mut players, mut keys) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
-    let (mut formats, mut payloads, mut ats) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
-    let (mut statuses, mut winners, mut money) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
-    for a in appends {
-        games.push(a.game_id.clone());
-        seqs.push(a.seq);
-        players.push(a.player_id);
-        keys.push(a.idempotency_key);
-        formats.push(a.format);
-        payloads.push(a.payload);
-        ats.push(a.at);
-        statuses.push(a.status);
-        winners.push(a.winners);
-        money.push(a.money);
-    }
-    let written: Vec<(String,)> = sqlx::query_as(queries::APPEND_GROUP_POSTGRES)
-        .bind(&games)
-        .bind(seqs)
-        .bind(players)
-        .bind(keys)
-        .bind(formats)
-        .bind(payloads)
-        .bind(ats)
-        .bind(statuses)
-        .bind(winners)
-        .bind(money)
-        .bind(me)
-        .fetch_all(&pool)
-        .await?;
-    Ok(games
-        .into_iter()
-        .filter(|g| !written.iter().any(|(w,)| w == g))
-        .collect())
-}
-
-sql_store!(PostgresStore, sqlx::Postgres);
-
-impl PostgresStore {
-    /// Creates a new, empty schema named `<prefix><unix seconds>_<random>` in the database at
-    /// `base_url` and returns a URL whose connections use it, so that test runs never see
-    /// each other's data. Schemas with the same prefix older than an hour (left by runs that
-    /// were killed) are dropped.
-    pub async fn fresh_schema(base_url: &str, prefix: &str) -> Result<String, StoreError> {
-        let pool = sqlx::PgPool::connect(base_url).await?;
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_secs();
-        let existing: Vec<(String,)> = sqlx::query_as(
-            "SELECT schema_name::text FROM information_schema.schemata WHERE starts_with(schema_name, $1)",
-        )
-        .bind(prefix)
-        .fetch_all(&pool)
-        .await?;
-        for (name,) in existing {
-            let created = name
-                .strip_prefix(prefix)
-                .and_then(|rest| rest.split('_').next())
-                .and_then(|secs| secs.parse::<u64>().ok());
-            if created.is_some_and(|t| t + 3600 < now) {
-                // Another run may be dropping it too; either way it goes.
-                let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
-                    "DROP SCHEMA IF EXISTS \"{name}\" CASCADE"
-                )))
-                .execute(&pool)
-                .await;
-            }
-        }
-        let schema = format!("{prefix}{now}_{}", uuid::Uuid::new_v4().simple());
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA \"{schema}\"")))
-            .execute(&pool)
-            .await?;
-        pool.close().await;
-        let separator = if base_url.contains('?') { '&' } else { '?' };
-        Ok(format!(
-            "{base_url}{separator}options[search_path]={schema}"
-        ))
-    }
-}
-
-/// The advisory lock key of a role (its name's FNV-1a hash: stable across versions).
 /// An advisory lock held on a connection of its own; a keeper checks the connection and
 /// closes it (so the lock goes) when the leadership is dropped.
 struct PgLeadership {
@@ -212,7 +97,7 @@ fn parse_notification(channel: &str, payload: &str) -> Option<Notification> {
                 action,
             })
         }
-        LADDER_CHANNEL => Some(Notification::Ladder),
+        LADDER_CHANNEL => LadderSignal::decode(payload).map(Notification::Ladder),
         CLUSTER_CHANNEL if payload == "handover" => Some(Notification::Handover),
         _ => None,
     }
@@ -228,7 +113,7 @@ impl ClusterStore for PostgresStore {
                 .as_micros(),
         )
         .unwrap_or(i64::MAX);
-        sqlx::query(queries::JOIN_CLUSTER)
+        sqlx::query(JOIN_CLUSTER)
             .bind(&me.id)
             .bind(&me.url)
             .bind(started)
@@ -241,7 +126,7 @@ impl ClusterStore for PostgresStore {
     }
 
     async fn renew_lease(&self, lease: Duration) -> Result<bool, StoreError> {
-        let done = sqlx::query(queries::RENEW_LEASE)
+        let done = sqlx::query(RENEW_LEASE)
             .bind(&self.replica()?.id)
             .bind(lease.as_secs_f64())
             .execute(&self.pool)
@@ -251,11 +136,11 @@ impl ClusterStore for PostgresStore {
 
     async fn leave_cluster(&self) -> Result<(), StoreError> {
         let me = &self.replica()?.id;
-        sqlx::query(queries::RELEASE_GAMES)
+        sqlx::query(RELEASE_GAMES)
             .bind(me)
             .execute(&self.pool)
             .await?;
-        sqlx::query(queries::LEAVE_CLUSTER)
+        sqlx::query(LEAVE_CLUSTER)
             .bind(me)
             .execute(&self.pool)
             .await?;
@@ -263,10 +148,9 @@ impl ClusterStore for PostgresStore {
     }
 
     async fn replicas(&self) -> Result<Vec<Replica>, StoreError> {
-        let rows: Vec<(String, String)> = sqlx::query_as(queries::LIVE_REPLICAS)
-            .fetch_all(&self.pool)
-            .await?;
-        Ok(rows
+        let live: Vec<(String, String)> =
+            sqlx::query_as(LIVE_REPLICAS).fetch_all(&self.pool).await?;
+        Ok(live
             .into_iter()
             .map(|(id, url)| Replica { id, url })
             .collect())
@@ -274,7 +158,7 @@ impl ClusterStore for PostgresStore {
 
     async fn ownership(&self, game_id: &str) -> Result<Option<Ownership>, StoreError> {
         let row: Option<(String, Option<String>, Option<String>, Option<bool>)> =
-            sqlx::query_as(queries::OWNERSHIP)
+            sqlx::query_as(OWNERSHIP)
                 .bind(game_id)
                 .fetch_optional(&self.pool)
                 .await?;
@@ -289,7 +173,7 @@ impl ClusterStore for PostgresStore {
     }
 
     async fn claim_game(&self, game_id: &str) -> Result<bool, StoreError> {
-        let claimed: Option<(String,)> = sqlx::query_as(queries::CLAIM_GAME)
+        let claimed: Option<(String,)> = sqlx::query_as(CLAIM_GAME)
             .bind(game_id)
             .bind(&self.replica()?.id)
             .fetch_optional(&self.pool)
@@ -298,7 +182,7 @@ impl ClusterStore for PostgresStore {
     }
 
     async fn claim_orphans(&self, limit: u32) -> Result<Vec<String>, StoreError> {
-        let claimed: Vec<(String,)> = sqlx::query_as(queries::CLAIM_ORPHANS)
+        let claimed: Vec<(String,)> = sqlx::query_as(CLAIM_ORPHANS)
             .bind(&self.replica()?.id)
             .bind(i64::from(limit))
             .fetch_all(&self.pool)
@@ -307,7 +191,7 @@ impl ClusterStore for PostgresStore {
     }
 
     async fn owned_games(&self) -> Result<Vec<String>, StoreError> {
-        let owned: Vec<(String,)> = sqlx::query_as(queries::OWNED_GAMES)
+        let owned: Vec<(String,)> = sqlx::query_as(OWNED_GAMES)
             .bind(&self.replica()?.id)
             .fetch_all(&self.pool)
             .await?;
@@ -315,7 +199,7 @@ impl ClusterStore for PostgresStore {
     }
 
     async fn release_games(&self) -> Result<Vec<String>, StoreError> {
-        let released: Vec<(String,)> = sqlx::query_as(queries::RELEASE_GAMES)
+        let released: Vec<(String,)> = sqlx::query_as(RELEASE_GAMES)
             .bind(&self.replica()?.id)
             .fetch_all(&self.pool)
             .await?;
@@ -328,12 +212,13 @@ impl ClusterStore for PostgresStore {
         seq: u64,
     ) -> Result<Vec<StoredAction>, StoreError> {
         let after = i64::try_from(seq).unwrap_or(i64::MAX);
-        let rows: Vec<rows::ActionRow> = sqlx::query_as(queries::ACTIONS_AFTER)
+        let found: Vec<ActionRow> = sqlx::query_as(ACTIONS_AFTER)
             .bind(game_id)
             .bind(after)
             .fetch_all(&self.pool)
             .await?;
-        rows.into_iter()
+        found
+            .into_iter()
             .map(|row| rows::action_from_row(game_id, row))
             .collect()
     }
@@ -342,11 +227,11 @@ impl ClusterStore for PostgresStore {
         let (channel, payload) = match notification {
             // Commits notify themselves, in the committing statement.
             Notification::Action { .. } => return Ok(()),
-            Notification::Ladder => (LADDER_CHANNEL, String::new()),
+            Notification::Ladder(signal) => (LADDER_CHANNEL, signal.encode()),
             Notification::Handover => (CLUSTER_CHANNEL, "handover".to_string()),
             Notification::Resync => return Ok(()),
         };
-        sqlx::query(queries::NOTIFY)
+        sqlx::query(NOTIFY)
             .bind(channel)
             .bind(payload)
             .execute(&self.pool)
@@ -384,7 +269,7 @@ impl ClusterStore for PostgresStore {
 
     async fn try_lead(&self, role: &str) -> Result<Option<Box<dyn Leadership>>, StoreError> {
         let mut connection = self.pool.acquire().await?.detach();
-        let (locked,): (bool,) = sqlx::query_as(queries::TRY_ADVISORY_LOCK)
+        let (locked,): (bool,) = sqlx::query_as(TRY_ADVISORY_LOCK)
             .bind(role)
             .fetch_one(&mut connection)
             .await?;

@@ -1,0 +1,440 @@
+//! The service under attack (issue #19): a victim plays 4-player games one action at a time
+//! from 127.0.0.1 while hostile clients, from other loopback addresses (as they would come
+//! from other machines), run each attack of the issue's table against the same server with
+//! its production limits and quotas (registrations aside: the attackers register their
+//! accounts from few addresses). The victim's `SubmitAction` → every seat's stream latency
+//! is measured idle, under each attack, and idle again; each attack reports what the server
+//! answered it.
+
+use std::collections::BTreeMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use theboss::v1::{
+    self, game_service_client::GameServiceClient, ladder_service_client::LadderServiceClient,
+};
+use tokio::io::AsyncWriteExt;
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tonic::transport::{Channel, Endpoint};
+use tonic::{Code, Request};
+
+use crate::latency::{self, GameLatency};
+
+/// What the server answered an attack, by outcome.
+#[derive(Debug, Default, Clone)]
+pub struct Answers(BTreeMap<String, u64>);
+
+impl Answers {
+    fn add(&mut self, outcome: impl Into<String>) {
+        *self.0.entry(outcome.into()).or_default() += 1;
+    }
+}
+
+impl std::fmt::Display for Answers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = self.0.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        f.write_str(&parts.join(", "))
+    }
+}
+
+type Shared = Arc<Mutex<Answers>>;
+
+fn tally(answers: &Shared, outcome: impl Into<String>) {
+    answers.lock().expect("not poisoned").add(outcome);
+}
+
+fn code_name(code: Code) -> String {
+    format!("{code:?}")
+}
+
+/// One phase: the victim's latency while an attack ran, and what the attack got.
+pub struct Phase {
+    pub attack: &'static str,
+    pub victim: GameLatency,
+    pub answers: Answers,
+}
+
+pub struct UnderAttack {
+    pub idle: GameLatency,
+    pub phases: Vec<Phase>,
+    pub idle_after: GameLatency,
+}
+
+/// A client channel from a given local address.
+async fn connect_from(server: SocketAddr, from: IpAddr) -> anyhow::Result<Channel> {
+    Ok(Endpoint::from_shared(format!("http://{server}"))?
+        .local_address(Some(from))
+        .tcp_nodelay(true)
+        .connect()
+        .await?)
+}
+
+fn authed<T>(message: T, token: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {token}").parse().expect("ascii"),
+    );
+    request
+}
+
+async fn register(channel: &Channel, name: &str) -> anyhow::Result<(String, String)> {
+    let response = GameServiceClient::new(channel.clone())
+        .register(v1::RegisterRequest {
+            display_name: name.into(),
+            is_bot: true,
+        })
+        .await?
+        .into_inner();
+    Ok((response.player_id, response.api_token))
+}
+
+fn loopback(last: u8) -> IpAddr {
+    IpAddr::from([127, 0, 0, last])
+}
+
+/// Each attack, started; it runs until `stop` turns true.
+async fn start(
+    attack: &'static str,
+    server: SocketAddr,
+    victim_game: watch::Receiver<String>,
+    stop: watch::Receiver<bool>,
+    answers: Shared,
+) -> anyhow::Result<JoinSet<()>> {
+    let mut tasks = JoinSet::new();
+    match attack {
+        "enqueue flood" => {
+            // Six accounts opening Enqueue streams without end (row 3, row 7).
+            let channel = connect_from(server, loopback(2)).await?;
+            for i in 0..6 {
+                let (_, token) = register(&channel, &format!("Queuer {i}")).await?;
+                let (channel, answers, stop) = (channel.clone(), answers.clone(), stop.clone());
+                tasks.spawn(async move {
+                    let mut held = Vec::new();
+                    while !*stop.borrow() {
+                        let request = authed(
+                            v1::EnqueueRequest {
+                                players: 4,
+                                duplicate: false,
+                                parallel: 0,
+                            },
+                            &token,
+                        );
+                        match LadderServiceClient::new(channel.clone())
+                            .enqueue(request)
+                            .await
+                        {
+                            Ok(stream) => {
+                                tally(&answers, "queued");
+                                held.push(stream);
+                            }
+                            Err(status) => tally(&answers, code_name(status.code())),
+                        }
+                        tokio::task::yield_now().await;
+                    }
+                });
+            }
+        }
+        "idle connections" => {
+            // Connections that send nothing, only the HTTP/2 preface, or half a request,
+            // from eight addresses, as many as the server keeps (row 4).
+            for a in 0..8u8 {
+                let (answers, stop) = (answers.clone(), stop.clone());
+                tasks.spawn(async move {
+                    let mut held: Vec<TcpStream> = Vec::new();
+                    let mut n = 0u64;
+                    while !*stop.borrow() {
+                        let socket = match TcpSocket::new_v4() {
+                            Ok(socket) => socket,
+                            Err(_) => break,
+                        };
+                        if socket.bind(SocketAddr::new(loopback(10 + a), 0)).is_err() {
+                            break;
+                        }
+                        match socket.connect(server).await {
+                            Ok(mut stream) => {
+                                n += 1;
+                                let _ = match n % 3 {
+                                    0 => Ok(()),
+                                    1 => stream.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").await,
+                                    _ => {
+                                        stream
+                                            .write_all(
+                                                b"POST /theboss.v1.GameService/ListGames HTTP/1.1\r\n\
+                                                  Host: x\r\nContent-Type: application/grpc-web+proto\r\n\
+                                                  Content-Length: 100\r\n\r\n\0\0",
+                                            )
+                                            .await
+                                    }
+                                };
+                                tally(&answers, "opened");
+                                held.push(stream);
+                                if held.len() > 2500 {
+                                    held.drain(..500);
+                                }
+                            }
+                            Err(_) => {
+                                tally(&answers, "connect failed");
+                                tokio::time::sleep(Duration::from_millis(10)).await;
+                            }
+                        }
+                    }
+                });
+            }
+        }
+        "watch flood" => {
+            // Eighty accounts each opening 200 WatchGame streams, on the victim's game and on
+            // games of their own, every stream read to its end (the costliest for the
+            // server); health watches by the thousand (row 5).
+            let registrar = connect_from(server, loopback(3)).await?;
+            for i in 0..80 {
+                let (_, token) = register(&registrar, &format!("Watcher {i}")).await?;
+                let channel = connect_from(server, loopback(3)).await?;
+                let (answers, stop) = (answers.clone(), stop.clone());
+                let mut victim_game = victim_game.clone();
+                tasks.spawn(async move {
+                    let mut client = GameServiceClient::new(channel.clone());
+                    let own = client
+                        .create_game(authed(
+                            v1::CreateGameRequest {
+                                settings: Some(v1::GameSettings {
+                                    players: 4,
+                                    ..Default::default()
+                                }),
+                                seed: None,
+                            },
+                            &token,
+                        ))
+                        .await
+                        .map(|r| r.into_inner().game_id)
+                        .unwrap_or_default();
+                    let mut readers = JoinSet::new();
+                    let mut opened = 0;
+                    while !*stop.borrow() {
+                        if opened >= 200 {
+                            // Open again as the victim's games change and streams end.
+                            let _ = tokio::time::timeout(
+                                Duration::from_millis(200),
+                                victim_game.changed(),
+                            )
+                            .await;
+                            opened = readers.len();
+                            continue;
+                        }
+                        let game = if opened % 2 == 0 {
+                            victim_game.borrow_and_update().clone()
+                        } else {
+                            own.clone()
+                        };
+                        let request = authed(
+                            v1::WatchGameRequest {
+                                game_id: game,
+                                ..Default::default()
+                            },
+                            &token,
+                        );
+                        opened += 1;
+                        match client.watch_game(request).await {
+                            Ok(stream) => {
+                                tally(&answers, "watching");
+                                let mut stream = stream.into_inner();
+                                readers.spawn(async move {
+                                    while let Ok(Some(_)) = stream.message().await {}
+                                });
+                            }
+                            Err(status) => {
+                                tally(&answers, code_name(status.code()));
+                                tokio::time::sleep(Duration::from_millis(20)).await;
+                            }
+                        }
+                    }
+                });
+            }
+            for a in 0..8u8 {
+                let (answers, stop) = (answers.clone(), stop.clone());
+                tasks.spawn(async move {
+                    let Ok(channel) = connect_from(server, loopback(20 + a)).await else {
+                        return;
+                    };
+                    let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+                    let mut readers = JoinSet::new();
+                    for _ in 0..2000 {
+                        if *stop.borrow() {
+                            break;
+                        }
+                        let request = tonic_health::pb::HealthCheckRequest {
+                            service: String::new(),
+                        };
+                        match health.watch(request).await {
+                            Ok(stream) => {
+                                tally(&answers, "health watching");
+                                let mut stream = stream.into_inner();
+                                readers.spawn(async move {
+                                    while let Ok(Some(_)) = stream.message().await {}
+                                });
+                            }
+                            Err(status) => {
+                                tally(&answers, format!("health {}", code_name(status.code())))
+                            }
+                        }
+                    }
+                    let mut stop = stop.clone();
+                    let _ = stop.wait_for(|s| *s).await;
+                });
+            }
+        }
+        "token flood" => {
+            // Random tokens as fast as four callers can send them (row 10).
+            for t in 0..4u64 {
+                let channel = connect_from(server, loopback(4)).await?;
+                let (answers, stop) = (answers.clone(), stop.clone());
+                tasks.spawn(async move {
+                    let mut client = GameServiceClient::new(channel);
+                    let mut i = t << 48;
+                    while !*stop.borrow() {
+                        i += 1;
+                        let request =
+                            authed(v1::ListGamesRequest::default(), &format!("tb_{i:064x}"));
+                        match client.list_games(request).await {
+                            Ok(_) => tally(&answers, "OK"),
+                            Err(status) => tally(&answers, code_name(status.code())),
+                        }
+                    }
+                });
+            }
+        }
+        "table spam" => {
+            // Forty accounts creating games nobody joins, without end (row 8).
+            let channel = connect_from(server, loopback(5)).await?;
+            for i in 0..40 {
+                let (_, token) = register(&channel, &format!("Spammer {i}")).await?;
+                let (channel, answers, stop) = (channel.clone(), answers.clone(), stop.clone());
+                tasks.spawn(async move {
+                    let mut client = GameServiceClient::new(channel);
+                    while !*stop.borrow() {
+                        let request = authed(
+                            v1::CreateGameRequest {
+                                settings: Some(v1::GameSettings {
+                                    players: 4,
+                                    ..Default::default()
+                                }),
+                                seed: None,
+                            },
+                            &token,
+                        );
+                        match client.create_game(request).await {
+                            Ok(_) => tally(&answers, "created"),
+                            Err(status) => tally(&answers, code_name(status.code())),
+                        }
+                    }
+                });
+            }
+        }
+        "huge requests" => {
+            // ListGames with 40,000 statuses, CreateGame with 100,000 cities (rows 9, 11).
+            let channel = connect_from(server, loopback(6)).await?;
+            let (_, token) = register(&channel, "Huge").await?;
+            for t in 0..4 {
+                let (channel, answers, stop, token) = (
+                    channel.clone(),
+                    answers.clone(),
+                    stop.clone(),
+                    token.clone(),
+                );
+                tasks.spawn(async move {
+                    let mut client = GameServiceClient::new(channel);
+                    while !*stop.borrow() {
+                        let answer = if t % 2 == 0 {
+                            let request = v1::ListGamesRequest {
+                                statuses: vec![1; 40_000],
+                                ..Default::default()
+                            };
+                            client.list_games(authed(request, &token)).await.map(|_| ())
+                        } else {
+                            let request = v1::CreateGameRequest {
+                                settings: Some(v1::GameSettings {
+                                    players: 2,
+                                    cities: vec![2; 100_000],
+                                    ..Default::default()
+                                }),
+                                seed: None,
+                            };
+                            client
+                                .create_game(authed(request, &token))
+                                .await
+                                .map(|_| ())
+                        };
+                        match answer {
+                            Ok(()) => tally(&answers, "OK"),
+                            Err(status) => tally(&answers, code_name(status.code())),
+                        }
+                    }
+                });
+            }
+        }
+        other => anyhow::bail!("no attack {other:?}"),
+    }
+    Ok(tasks)
+}
+
+/// The attacks, in the order they are run.
+pub const ATTACKS: [&str; 6] = [
+    "enqueue flood",
+    "idle connections",
+    "watch flood",
+    "token flood",
+    "table spam",
+    "huge requests",
+];
+
+/// Measures the victim idle, under each attack of `attacks` (all if empty), and idle again.
+pub async fn under_attack(
+    url: &str,
+    actions: usize,
+    attacks: &[String],
+) -> anyhow::Result<UnderAttack> {
+    let server: SocketAddr = url.trim_start_matches("http://").parse()?;
+    let seats = latency::seats(url, "Victim", 4).await?;
+    let (current, victim_game) = watch::channel(String::new());
+    let idle = latency::play_measured(&seats, actions, Some(&current)).await?;
+    let mut phases = Vec::new();
+    for attack in ATTACKS {
+        if !attacks.is_empty() && !attacks.iter().any(|a| a == attack) {
+            continue;
+        }
+        eprintln!("under attack: {attack}…");
+        let (stop, stopping) = watch::channel(false);
+        let answers: Shared = Arc::default();
+        let mut tasks = start(
+            attack,
+            server,
+            victim_game.clone(),
+            stopping,
+            answers.clone(),
+        )
+        .await?;
+        // The attack reaches its full strength first.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let victim = latency::play_measured(&seats, actions, Some(&current)).await?;
+        stop.send_replace(true);
+        tasks.shutdown().await;
+        let answers = answers.lock().expect("not poisoned").clone();
+        phases.push(Phase {
+            attack,
+            victim,
+            answers,
+        });
+        // What the attack left behind is let go before the next.
+        tokio::time::sleep(Duration::from_secs(6)).await;
+    }
+    let idle_after = latency::play_measured(&seats, actions, Some(&current)).await?;
+    Ok(UnderAttack {
+        idle,
+        phases,
+        idle_after,
+    })
+}

@@ -1,0 +1,144 @@
+//! How an actor commits an action: tried on a copy of the table, written to the store with
+//! its effects (the game's status, what its end rates), and only then made visible. On any
+//! error nothing has changed; a store that is ahead of the actor (a lost answer, another
+//! writer) is caught up with, and a replica that no longer owns the game steps down.
+
+use theboss_engine::Seat;
+
+use super::{Actor, Committed, Role};
+use crate::domain::{Status, now_micros};
+use crate::game_error::GameError;
+use crate::rating;
+use crate::store::{Effects, RatingJob, StoreError, StoredAction};
+use crate::table::{Action, TableError};
+
+impl Actor {
+    /// Tries an action on a copy of the table, commits it, then makes it visible. Returns the
+    /// action's number. On error nothing has changed.
+    pub(super) async fn commit(
+        &mut self,
+        action: Action,
+        player_id: Option<String>,
+        idempotency_key: Option<String>,
+    ) -> Result<usize, GameError> {
+        let mut next = (*self.log.latest().state).clone();
+        let events = next.apply(&self.record, &action)?;
+        let stored = StoredAction {
+            seq: self.log.actions() as u64 + 1,
+            action,
+            player_id,
+            idempotency_key,
+            at: now_micros(),
+        };
+        let effects = self.effects(&next);
+        if let Err(error) = self
+            .store
+            .append_action(&self.record.id, &stored, &effects)
+            .await
+        {
+            match error {
+                StoreError::Conflict { .. } => {
+                    // The store is ahead of this actor: a commit whose answer was lost, or
+                    // another server. Catch up, and let the caller decide again from the new
+                    // view.
+                    self.catch_up().await;
+                }
+                StoreError::NotOwner { .. } => {
+                    // Another replica runs the game now (this one's lease ran out, or it
+                    // gave the game up): follow it, and send the caller there.
+                    self.set_role(Role::Follower);
+                    tracing::warn!("another replica runs the game now");
+                    return Err(GameError::Moved);
+                }
+                _ => {}
+            }
+            return Err(error.into());
+        }
+        let timed_out = matches!(
+            stored.action,
+            Action::Turn {
+                by_timeout: true,
+                ..
+            }
+        );
+        let was_forfeited = self
+            .log
+            .latest()
+            .state
+            .forfeited
+            .iter()
+            .filter(|f| **f)
+            .count();
+        let forfeited = next.forfeited.iter().filter(|f| **f).count();
+        crate::metrics::action_committed(timed_out, forfeited.saturating_sub(was_forfeited));
+        Ok(self.push(stored, events, next))
+    }
+
+    /// What changes with an action that leads to `next`, besides the log.
+    fn effects(&self, next: &crate::table::TableState) -> Effects {
+        let ended = next.status.is_over() && !self.log.latest().state.status.is_over();
+        let rating = match &self.record.series {
+            // A table of a duplicate set: the set is rated once its last table ends.
+            Some(series) if series.is_set() && ended => Some(RatingJob::SetTableEnded {
+                series_id: series.id.clone(),
+            }),
+            _ => rating::rated_game(&self.record, next).map(RatingJob::Game),
+        };
+        Effects {
+            status: next.status,
+            winners: next.winners(),
+            money: if next.status == Status::Finished {
+                next.money()
+            } else {
+                Vec::new()
+            },
+            acted: next.acted.clone(),
+            rating,
+        }
+    }
+
+    /// A seat's request to play a turn: the first result again for a known idempotency key,
+    /// else the turn checked, committed and made visible.
+    pub(super) async fn submit(&mut self, submit: super::Submit) -> Result<Committed, GameError> {
+        let seat = self
+            .log
+            .latest()
+            .state
+            .seat_of(&submit.player_id)
+            .ok_or(TableError::NotSeated)?;
+        let action = Action::Turn {
+            seat,
+            turn: submit.turn,
+            by_timeout: false,
+        };
+        let key = (!submit.idempotency_key.is_empty()).then_some(submit.idempotency_key);
+        if let Some(n) = key
+            .as_ref()
+            .and_then(|key| self.log.keyed(&submit.player_id, key))
+        {
+            if self.log.action(n).action != action {
+                return Err(GameError::invalid(
+                    "idempotency_key",
+                    "already used for a different action",
+                ));
+            }
+            return Ok(self.committed(n, seat));
+        }
+        self.writable()?;
+        if submit.expected_seq != self.log.seq() {
+            return Err(GameError::Stale {
+                expected: submit.expected_seq,
+                current: self.log.seq(),
+            });
+        }
+        let n = self.commit(action, Some(submit.player_id), key).await?;
+        Ok(self.committed(n, seat))
+    }
+
+    fn committed(&self, n: usize, seat: Seat) -> Committed {
+        Committed {
+            batch: self.log.batch(n),
+            seat,
+        }
+    }
+}

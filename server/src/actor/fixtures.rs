@@ -1,0 +1,62 @@
+//! Games for the server's unit tests: registered players and a live two-player table.
+
+use super::*;
+use crate::domain::{Settings, Visibility};
+use crate::store::{NewPlayer, Store};
+
+/// Two registered players, `p0` and `p1`.
+pub async fn two_players(store: &dyn Store) -> Vec<PlayerInfo> {
+    let players: Vec<PlayerInfo> = (0..2)
+        .map(|i| PlayerInfo {
+            id: format!("p{i}"),
+            display_name: format!("P{i}"),
+            is_bot: true,
+        })
+        .collect();
+    for p in &players {
+        store
+            .create_player(&NewPlayer {
+                player: p.clone(),
+                token_hash: p.id.clone(),
+                created_at: 0,
+            })
+            .await
+            .unwrap();
+    }
+    players
+}
+
+/// A stored, unstarted 2-player game with its actor, and two registered players.
+pub async fn two_player_game(
+    store: Arc<dyn Store>,
+    options: ActorOptions,
+) -> (GameHandle, Vec<PlayerInfo>) {
+    let players = two_players(&*store).await;
+    let record = GameRecord {
+        id: "g".into(),
+        settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
+        seed: 5,
+        created_by: "p0".into(),
+        // Created now: a table created long ago would expire before anyone joins.
+        created_at: crate::domain::now_micros(),
+        ladder: false,
+        series: None,
+        seed_salt: None,
+        seeded: false,
+    };
+    store.create_game(&record, None).await.unwrap();
+    let game = spawn(
+        StoredGame {
+            record,
+            actions: vec![],
+        },
+        Context {
+            store,
+            options,
+            cluster: None,
+        },
+        Role::Owner,
+    )
+    .unwrap();
+    (game, players)
+}

@@ -1,0 +1,184 @@
+//! The actor's mailbox as its callers see it: a [`GameHandle`] turns each call into a
+//! [`Command`] and waits for the actor's answer, and the values the answers carry. The actor
+//! task (`actor`) takes the commands one at a time.
+
+use std::sync::Arc;
+
+use theboss_engine::{Seat, Turn};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio::time::Instant;
+
+use super::Role;
+use super::steps::{Backlog, Batch, History};
+use crate::domain::{GameRecord, PlayerInfo};
+use crate::game_error::GameError;
+use crate::store::StoredAction;
+
+/// An action the actor committed, for the seat that asked for it.
+#[derive(Debug, Clone)]
+pub struct Committed {
+    pub batch: Arc<Batch>,
+    pub seat: Seat,
+}
+
+/// What a watcher starts from: the batches after its `after_seq` (none, for a snapshot), the
+/// latest, and a receiver for what comes next. All are taken at the same moment.
+pub struct Subscription {
+    pub backlog: Backlog,
+    pub latest: Arc<Batch>,
+    pub live: broadcast::Receiver<Arc<Batch>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Submit {
+    pub player_id: String,
+    pub expected_seq: u64,
+    pub idempotency_key: String,
+    pub turn: Turn,
+}
+
+pub struct JoinOutcome {
+    pub seat: Seat,
+    pub started: bool,
+}
+
+pub(super) enum Command {
+    Join {
+        player: PlayerInfo,
+        seat: Option<Seat>,
+        reply: oneshot::Sender<Result<JoinOutcome, GameError>>,
+    },
+    Leave {
+        player_id: String,
+        reply: oneshot::Sender<Result<(), GameError>>,
+    },
+    Submit {
+        submit: Submit,
+        reply: oneshot::Sender<Result<Committed, GameError>>,
+    },
+    Latest {
+        reply: oneshot::Sender<Arc<Batch>>,
+    },
+    Watch {
+        after_seq: Option<u64>,
+        reply: oneshot::Sender<Result<Subscription, GameError>>,
+    },
+    History {
+        reply: oneshot::Sender<History>,
+    },
+    /// An open table whose time ran out is aborted (the expiry sweep found it).
+    Expire {
+        reply: oneshot::Sender<Result<bool, GameError>>,
+    },
+    /// The store has the game's actions up to number `action` (a follower reads them),
+    /// the last one being `last` if the notification brought it.
+    Poke {
+        action: u64,
+        last: Option<StoredAction>,
+    },
+    /// Becomes the game's owner (this replica just claimed it).
+    Promote {
+        reply: oneshot::Sender<()>,
+    },
+    /// Stops writing (this replica gives the game up); goes on as a follower.
+    Demote {
+        reply: oneshot::Sender<()>,
+    },
+}
+
+/// A cheap, cloneable address of a game's actor.
+#[derive(Clone)]
+pub struct GameHandle {
+    pub(super) tx: mpsc::Sender<Command>,
+    pub(super) role: watch::Receiver<Role>,
+    pub(super) record: Arc<GameRecord>,
+}
+
+impl GameHandle {
+    pub fn role(&self) -> Role {
+        *self.role.borrow()
+    }
+
+    /// The game's record (settings, seed, series), fixed for its life.
+    pub fn record(&self) -> &Arc<GameRecord> {
+        &self.record
+    }
+
+    /// Tells a follower the store has new actions; never waits (a follower also polls).
+    pub fn poke(&self, action: u64, last: Option<StoredAction>) {
+        let _ = self.tx.try_send(Command::Poke { action, last });
+    }
+
+    /// Makes the actor the game's owner; returns once it is.
+    pub async fn promote(&self) -> Result<(), GameError> {
+        self.ask(|reply| Command::Promote { reply }).await
+    }
+
+    /// Makes the actor stop writing; returns once it has (its last write is finished).
+    pub async fn demote(&self) -> Result<(), GameError> {
+        self.ask(|reply| Command::Demote { reply }).await
+    }
+
+    /// Whether the actor has stopped (e.g. unloaded after the game ended).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    async fn ask<T>(
+        &self,
+        command: impl FnOnce(oneshot::Sender<T>) -> Command,
+    ) -> Result<T, GameError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(command(reply))
+            .await
+            .map_err(|_| GameError::Unavailable)?;
+        rx.await.map_err(|_| GameError::Unavailable)
+    }
+
+    pub async fn join(
+        &self,
+        player: PlayerInfo,
+        seat: Option<Seat>,
+    ) -> Result<JoinOutcome, GameError> {
+        self.ask(|reply| Command::Join {
+            player,
+            seat,
+            reply,
+        })
+        .await?
+    }
+
+    pub async fn leave(&self, player_id: String) -> Result<(), GameError> {
+        self.ask(|reply| Command::Leave { player_id, reply })
+            .await?
+    }
+
+    pub async fn submit(&self, submit: Submit) -> Result<Committed, GameError> {
+        let asked = Instant::now();
+        let committed = self
+            .ask(|reply| Command::Submit { submit, reply })
+            .await??;
+        // The actor answers right after it broadcast the action.
+        crate::metrics::action_broadcast(asked.elapsed());
+        Ok(committed)
+    }
+
+    pub async fn latest(&self) -> Result<Arc<Batch>, GameError> {
+        self.ask(|reply| Command::Latest { reply }).await
+    }
+
+    pub async fn watch(&self, after_seq: Option<u64>) -> Result<Subscription, GameError> {
+        self.ask(|reply| Command::Watch { after_seq, reply })
+            .await?
+    }
+
+    pub async fn history(&self) -> Result<History, GameError> {
+        self.ask(|reply| Command::History { reply }).await
+    }
+
+    /// Aborts the game if it is an open table whose time ran out; returns whether it did.
+    pub async fn expire(&self) -> Result<bool, GameError> {
+        self.ask(|reply| Command::Expire { reply }).await?
+    }
+}

@@ -1,0 +1,470 @@
+//! One task per live game: it owns the table, applies actions one at a time, commits each to
+//! the store before anyone hears of it, then broadcasts it to the game's watchers. Games
+//! never wait on each other, and within a game there is no lock to get wrong.
+//!
+//! This module is the actor task: it takes the commands of its mailbox (`handle`: a
+//! [`GameHandle`] sends them) one at a time, and keeps the actor's role on this replica (the
+//! game's owner, its one writer, or a follower kept up to date from the store) and its clocks:
+//! the seat to move's turn clock, seats that forfeited, and an open table's expiry (what to
+//! play then is the table's choice: `table`).
+//! [`steps`] keeps the log and rebuilds past tables; [`commit`] writes an action.
+
+mod commit;
+#[cfg(test)]
+pub(crate) mod fixtures;
+mod handle;
+pub mod steps;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use theboss_engine::Seat;
+use tokio::sync::{broadcast, mpsc, watch};
+use tokio::time::Instant;
+use tracing::Instrument;
+
+use crate::domain::{GameRecord, PlayerInfo, Status, now_micros};
+use crate::game_error::GameError;
+use crate::store::cluster::ClusterStore;
+use crate::store::{Store, StoreError, StoredAction, StoredGame};
+use crate::table::{Action, TableError, TableEvent, TableState};
+use handle::Command;
+pub use handle::{Committed, GameHandle, JoinOutcome, Submit, Subscription};
+use steps::StepLog;
+pub use steps::{Backlog, Batch, CHECKPOINT, ENCODED_SLOTS, Encoded, History, Logged};
+
+/// What an actor does for its game on this replica.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Runs the game: its one writer, its clocks.
+    Owner,
+    /// Mirrors a game another replica runs, or a finished one: answers reads and streams,
+    /// kept up to date from the store; refuses writes with [`GameError::Moved`].
+    Follower,
+}
+
+/// How a live game behaves; shared by every actor.
+#[derive(Debug, Clone)]
+pub struct ActorOptions {
+    /// A game nobody plays or watches (finished, followed, or not started) is unloaded after
+    /// this long without commands or watchers.
+    pub idle_unload: Duration,
+    /// How many actions a slow watcher may fall behind before it re-reads what it missed.
+    pub watch_buffer: usize,
+    /// What one second of a turn clock lasts: one second, except in tests that speed the
+    /// clocks up.
+    pub clock_second: Duration,
+    /// How often a follower with watchers reads the store for actions it was not told of.
+    pub follow_poll: Duration,
+    /// How long a table may wait to be filled, from its creation: then it expires.
+    pub open_ttl: Duration,
+}
+
+impl Default for ActorOptions {
+    fn default() -> ActorOptions {
+        ActorOptions {
+            idle_unload: Duration::from_secs(120),
+            // Lagging further re-reads, which is cheap; the channel keeps this many batches
+            // (and their tables) of every game alive.
+            watch_buffer: 8,
+            clock_second: Duration::from_secs(1),
+            follow_poll: Duration::from_secs(2),
+            open_ttl: Duration::from_secs(3600),
+        }
+    }
+}
+
+/// What every actor shares.
+#[derive(Clone)]
+pub struct Context {
+    pub store: Arc<dyn Store>,
+    pub options: ActorOptions,
+    /// With replicas: where followers read the actions other replicas commit.
+    pub cluster: Option<Arc<dyn ClusterStore>>,
+}
+
+struct Actor {
+    record: Arc<GameRecord>,
+    role: watch::Sender<Role>,
+    cluster: Option<Arc<dyn ClusterStore>>,
+    store: Arc<dyn Store>,
+    options: ActorOptions,
+    log: StepLog,
+    updates: broadcast::Sender<Arc<Batch>>,
+}
+
+/// Rebuilds a game from the store's record and log, and starts its actor in `role`.
+pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHandle, StoreError> {
+    let Context {
+        store,
+        options,
+        cluster,
+    } = context;
+    let (role, watching_role) = watch::channel(role);
+    let StoredGame { record, actions } = stored;
+    let mut log = StepLog::new(record);
+    let record = log.record().clone();
+    let clock = Clock::of(&record, &options);
+    log.replay(actions, |state, at| clock.deadline(state, at))?;
+    let actor = Actor {
+        record: record.clone(),
+        role,
+        cluster,
+        store,
+        updates: broadcast::channel(options.watch_buffer.max(1)).0,
+        options,
+        log,
+    };
+    let (tx, rx) = mpsc::channel(64);
+    // A root span: the actor outlives the call that happened to start it.
+    let span = tracing::info_span!(parent: None, "game", game = %actor.record.id);
+    tokio::spawn(actor.run(rx).instrument(span));
+    Ok(GameHandle {
+        tx,
+        role: watching_role,
+        record,
+    })
+}
+
+/// A game's turn clock: when the seat to move is played for.
+#[derive(Clone, Copy)]
+struct Clock {
+    /// Per turn, in micros; None: no clock.
+    limit: Option<i64>,
+}
+
+impl Clock {
+    fn of(record: &GameRecord, options: &ActorOptions) -> Clock {
+        let secs = u128::from(record.settings.turn_time_limit_secs());
+        Clock {
+            limit: (secs > 0).then(|| {
+                i64::try_from(secs * options.clock_second.as_micros()).unwrap_or(i64::MAX)
+            }),
+        }
+    }
+
+    /// When the seat to move in `state` is played for, if it is its turn since `at`.
+    fn deadline(&self, state: &TableState, at: i64) -> Option<i64> {
+        let limit = self.limit?;
+        state.to_move().map(|_| at.saturating_add(limit))
+    }
+}
+
+impl Actor {
+    fn owner(&self) -> bool {
+        *self.role.borrow() == Role::Owner
+    }
+
+    fn set_role(&self, role: Role) {
+        let was_owner = self.owner();
+        self.role.send_replace(role);
+        match (was_owner, self.owner()) {
+            (false, true) => crate::metrics::games_owned(1.0),
+            (true, false) => crate::metrics::games_owned(-1.0),
+            _ => {}
+        }
+    }
+
+    /// When an open table expires (micros), if this one is open.
+    fn expires_at(&self) -> Option<i64> {
+        let ttl = i64::try_from(self.options.open_ttl.as_micros()).unwrap_or(i64::MAX);
+        (self.log.latest().state.status == Status::Open)
+            .then(|| self.record.created_at.saturating_add(ttl))
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        tracing::debug!(seq = self.log.seq(), role = ?*self.role.borrow(), "game loaded");
+        crate::metrics::game_actors(1.0);
+        if self.owner() {
+            crate::metrics::games_owned(1.0);
+        }
+        let mut idle_since = Instant::now();
+        loop {
+            let owner = self.owner();
+            if owner {
+                // Seats that forfeited are played for at once; so is a game nobody plays.
+                self.play_forced().await;
+            }
+            let latest = self.log.latest().clone();
+            let deadline = latest.deadline.filter(|_| owner).map(instant_of);
+            let expiry = self.expires_at().filter(|_| owner).map(instant_of);
+            // A game nobody plays now (finished, run by another replica, or waiting for
+            // players) is let go when nobody watches it; a call loads it again. While someone
+            // watches, look again later: the last watcher leaving sends no command.
+            let idle = latest.state.status != Status::Running || !owner;
+            let unload_at = idle.then(|| {
+                if self.updates.receiver_count() == 0 {
+                    idle_since + self.options.idle_unload
+                } else {
+                    Instant::now() + self.options.idle_unload
+                }
+            });
+            // A follower with watchers also reads the store now and then, for actions whose
+            // notification was lost.
+            let poll_at =
+                (!owner && !latest.state.status.is_over() && self.updates.receiver_count() > 0)
+                    .then(|| Instant::now() + self.options.follow_poll);
+            tokio::select! {
+                command = rx.recv() => match command {
+                    Some(command) => {
+                        self.handle(command).await;
+                        idle_since = Instant::now();
+                    }
+                    None => break,
+                },
+                () = sleep_until(deadline) => self.clock_expired().await,
+                () = sleep_until(expiry) => {
+                    self.expire().await;
+                }
+                () = sleep_until(poll_at) => self.follow(u64::MAX).await,
+                () = sleep_until(unload_at) => {
+                    if self.updates.receiver_count() == 0 {
+                        break;
+                    }
+                    idle_since = Instant::now();
+                }
+            }
+        }
+        tracing::debug!("game unloaded");
+        crate::metrics::game_actors(-1.0);
+        if self.owner() {
+            crate::metrics::games_owned(-1.0);
+        }
+    }
+
+    async fn handle(&mut self, command: Command) {
+        // A caller that went away does not care about the reply, so send errors are ignored.
+        match command {
+            Command::Join {
+                player,
+                seat,
+                reply,
+            } => {
+                let _ = reply.send(self.join(player, seat).await);
+            }
+            Command::Leave { player_id, reply } => {
+                let _ = reply.send(self.leave(&player_id).await);
+            }
+            Command::Submit { submit, reply } => {
+                let _ = reply.send(self.submit(submit).await);
+            }
+            Command::Latest { reply } => {
+                let _ = reply.send(self.log.latest().clone());
+            }
+            Command::Watch { after_seq, reply } => {
+                let _ = reply.send(self.watch(after_seq));
+            }
+            Command::History { reply } => {
+                let _ = reply.send(self.log.history());
+            }
+            Command::Expire { reply } => {
+                let _ = reply.send(match self.writable() {
+                    Ok(()) => Ok(self.expire().await),
+                    Err(e) => Err(e),
+                });
+            }
+            // An owner writes the log; it has nothing to read.
+            Command::Poke { .. } if self.owner() => {}
+            Command::Poke { action, last } => {
+                let next = self.log.actions() as u64 + 1;
+                if let Some(last) = last.filter(|a| a.seq == next) {
+                    // The next action, brought by its notification: no need to read it.
+                    self.replay(vec![last]);
+                } else {
+                    self.follow(action).await;
+                }
+            }
+            Command::Promote { reply } => {
+                if !self.owner() {
+                    // Everything the last owner committed first: its writes end where ours
+                    // begin.
+                    self.catch_up().await;
+                    self.set_role(Role::Owner);
+                    tracing::info!(seq = self.log.seq(), "runs the game now");
+                }
+                let _ = reply.send(());
+            }
+            Command::Demote { reply } => {
+                if self.owner() {
+                    self.set_role(Role::Follower);
+                    tracing::info!(seq = self.log.seq(), "gave the game up");
+                }
+                let _ = reply.send(());
+            }
+        }
+    }
+
+    /// Applies actions read from the store, and tells the watchers.
+    fn replay(&mut self, actions: Vec<StoredAction>) {
+        let clock = Clock::of(&self.record, &self.options);
+        match self
+            .log
+            .replay(actions, |state, at| clock.deadline(state, at))
+        {
+            Ok(batches) => {
+                for batch in batches {
+                    // No watchers is fine: they read the log when they subscribe.
+                    let _ = self.updates.send(batch);
+                }
+            }
+            Err(error) => tracing::warn!(%error, "cannot follow the game"),
+        }
+    }
+
+    /// A follower reads the actions committed after its own (up to `action`, if it knows).
+    async fn follow(&mut self, action: u64) {
+        if action <= self.log.actions() as u64 {
+            return;
+        }
+        let Some(cluster) = &self.cluster else { return };
+        match cluster
+            .actions_after(&self.record.id, self.log.actions() as u64)
+            .await
+        {
+            Ok(actions) => self.replay(actions),
+            Err(error) => tracing::warn!(%error, "cannot follow the game"),
+        }
+    }
+
+    /// Reads every action the store has and this actor does not.
+    async fn catch_up(&mut self) {
+        match self.store.load_game(&self.record.id).await {
+            Ok(Some(stored)) => {
+                self.replay(stored.actions);
+                tracing::warn!(seq = self.log.seq(), "caught up with the store");
+            }
+            Ok(None) => tracing::error!("cannot catch up with the store: the game vanished"),
+            Err(error) => tracing::error!(%error, "cannot catch up with the store"),
+        }
+    }
+
+    async fn join(
+        &mut self,
+        player: PlayerInfo,
+        seat: Option<Seat>,
+    ) -> Result<JoinOutcome, GameError> {
+        self.writable()?;
+        let seat = self.log.latest().state.seat_for(&player.id, seat)?;
+        let player_id = player.id.clone();
+        self.commit(Action::Join { seat, player }, Some(player_id), None)
+            .await?;
+        Ok(JoinOutcome {
+            seat,
+            started: self.log.latest().state.game.is_some(),
+        })
+    }
+
+    async fn leave(&mut self, player_id: &str) -> Result<(), GameError> {
+        self.writable()?;
+        let seat = self
+            .log
+            .latest()
+            .state
+            .seat_of(player_id)
+            .ok_or(TableError::NotSeated)?;
+        self.commit(Action::Leave { seat }, Some(player_id.to_string()), None)
+            .await?;
+        Ok(())
+    }
+
+    /// Only the owner writes; a follower sends the caller to it.
+    fn writable(&self) -> Result<(), GameError> {
+        if self.owner() {
+            Ok(())
+        } else {
+            Err(GameError::Moved)
+        }
+    }
+
+    fn watch(&self, after_seq: Option<u64>) -> Result<Subscription, GameError> {
+        let seq = self.log.seq();
+        let backlog = match after_seq {
+            Some(after) if after > seq => {
+                return Err(GameError::invalid(
+                    "after_seq",
+                    format!("the game is only at seq {seq}"),
+                ));
+            }
+            Some(after) => self.log.backlog_after(after),
+            None => self.log.backlog_after(seq),
+        };
+        Ok(Subscription {
+            backlog,
+            latest: self.log.latest().clone(),
+            live: self.updates.subscribe(),
+        })
+    }
+
+    /// The clock of the seat to move ran out: play its default turn.
+    async fn clock_expired(&mut self) {
+        let Some(action) = self.log.latest().state.timeout_action() else {
+            return;
+        };
+        let seat = match &action {
+            Action::Turn { seat, .. } => *seat,
+            _ => return,
+        };
+        if let Err(error) = self.commit(action, None, None).await {
+            // The clock fires again on the next loop, so a store hiccup only delays it.
+            tracing::warn!(%error, "cannot play a timed-out turn");
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        } else {
+            tracing::info!(seat, "turn played by timeout");
+        }
+    }
+
+    /// Aborts an open table whose time ran out; returns whether it did.
+    async fn expire(&mut self) -> bool {
+        let due = self.expires_at().is_some_and(|at| at <= now_micros());
+        let Some(action) = self.log.latest().state.expiry_action().filter(|_| due) else {
+            return false;
+        };
+        match self.commit(action, None, None).await {
+            Ok(_) => {
+                tracing::info!("an open table expired");
+                true
+            }
+            Err(error) => {
+                tracing::warn!(%error, "cannot expire an open table");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                false
+            }
+        }
+    }
+
+    /// Plays what the table forces at once: for seats that forfeited, and the abort of a
+    /// game every seat forfeited.
+    async fn play_forced(&mut self) {
+        while let Some(action) = self.log.latest().state.forced_action() {
+            if let Err(error) = self.commit(action, None, None).await {
+                tracing::warn!(%error, "cannot play for a forfeited seat");
+                return;
+            }
+        }
+    }
+
+    /// Makes a committed action visible: logs it and tells the watchers. Returns its number.
+    fn push(&mut self, stored: StoredAction, events: Vec<TableEvent>, state: TableState) -> usize {
+        let deadline = Clock::of(&self.record, &self.options).deadline(&state, stored.at);
+        let n = self.log.push(stored, events, state, deadline);
+        let batch = self.log.latest().clone();
+        tracing::debug!(seq = n, events = batch.events.len(), "action applied");
+        // No watchers is fine: they read the log when they subscribe.
+        let _ = self.updates.send(batch);
+        n
+    }
+}
+
+fn instant_of(micros: i64) -> Instant {
+    let wait = micros.saturating_sub(now_micros()).max(0);
+    Instant::now() + Duration::from_micros(u64::try_from(wait).unwrap_or(0))
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

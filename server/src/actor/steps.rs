@@ -1,0 +1,495 @@
+//! A game's step log, as its actor keeps it: one step per committed action (the events it
+//! caused and when), the table after the latest action and after every [`CHECKPOINT`]-th one
+//! (a game's memory stays a few tables, not one per action), and the idempotency keys seen.
+//! Synchronous and free of IO: the actor drives it, and it is tested on its own.
+//!
+//! What watchers, retries and histories read are [`Batch`]es: a step with the table after it.
+//! Tables between checkpoints are rebuilt from the nearest checkpoint and the log; a
+//! [`Backlog`] carries what is needed to do so, so that a watcher that fell behind rebuilds
+//! on its own task, not on the game's.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use theboss_engine::Viewer;
+
+use crate::domain::GameRecord;
+use crate::store::{StoreError, StoredAction};
+use crate::table::{Action, TableEvent, TableState};
+
+/// Every this many actions the log keeps the table, so any earlier one is a few actions'
+/// replay away.
+pub const CHECKPOINT: usize = 16;
+
+/// One action's outcome, shared with every watcher.
+#[derive(Debug)]
+pub struct Batch {
+    /// The number of events before this batch; its events are `seq_before + 1 ..`.
+    pub seq_before: u64,
+    pub events: Arc<[TableEvent]>,
+    /// When the action was committed (micros).
+    pub at: i64,
+    pub record: Arc<GameRecord>,
+    /// The table right after the action.
+    pub state: Arc<TableState>,
+    /// When the seat to move will be played for (micros), if the game has a clock.
+    pub deadline: Option<i64>,
+    /// The encoded updates of each kind of viewer, made once by the first watcher that needs
+    /// them and shared by the others. `watch` owns what goes in; the log only keeps the
+    /// encodings alive as long as the batch.
+    pub encoded: EncodedSlots,
+}
+
+/// How many encodings a batch may keep: one per kind of viewer (four seats, spectators) and
+/// per choice of views (on every update, or on an action's last one).
+pub const ENCODED_SLOTS: usize = 10;
+
+/// One viewer's updates of a batch, each with its seq, encoded.
+pub type Encoded = Arc<[(u64, bytes::Bytes)]>;
+
+/// A batch's encoded updates, each slot filled once by whoever needs it first.
+#[derive(Debug, Default)]
+pub struct EncodedSlots {
+    slots: [OnceLock<Encoded>; ENCODED_SLOTS],
+}
+
+impl EncodedSlots {
+    /// The encoding in `slot`, made by `encode` if it is the first to be asked for.
+    ///
+    /// # Panics
+    /// If `slot` is not below [`ENCODED_SLOTS`].
+    pub fn get_or_init(&self, slot: usize, encode: impl FnOnce() -> Encoded) -> Encoded {
+        self.slots[slot].get_or_init(encode).clone()
+    }
+}
+
+impl Batch {
+    pub fn seq_after(&self) -> u64 {
+        self.seq_before + self.events.len() as u64
+    }
+
+    /// The events a viewer may see, numbered; `reveal_all` once the game is over.
+    pub fn visible_events(
+        &self,
+        viewer: Viewer,
+        reveal_all: bool,
+    ) -> impl Iterator<Item = (u64, &TableEvent)> {
+        numbered(self.seq_before, &self.events, viewer, reveal_all)
+    }
+}
+
+fn numbered(
+    seq_before: u64,
+    events: &[TableEvent],
+    viewer: Viewer,
+    reveal_all: bool,
+) -> impl Iterator<Item = (u64, &TableEvent)> {
+    (seq_before + 1..)
+        .zip(events)
+        .filter(move |(_, e)| e.visible_to(viewer, reveal_all))
+}
+
+/// One action as the log shows it: its events and when it was committed.
+#[derive(Debug, Clone)]
+pub struct Logged {
+    pub seq_before: u64,
+    pub events: Arc<[TableEvent]>,
+    pub at: i64,
+}
+
+impl Logged {
+    /// The events a viewer may see, numbered; `reveal_all` once the game is over.
+    pub fn visible_events(
+        &self,
+        viewer: Viewer,
+        reveal_all: bool,
+    ) -> impl Iterator<Item = (u64, &TableEvent)> {
+        numbered(self.seq_before, &self.events, viewer, reveal_all)
+    }
+}
+
+/// A game's whole log, and the table now.
+#[derive(Debug, Clone)]
+pub struct History {
+    pub log: Vec<Logged>,
+    pub latest: Arc<Batch>,
+}
+
+/// The batches of a range of steps, not built yet: a checkpoint's table, the actions to
+/// replay from it, and the steps wanted. Building them costs a few actions' replay, paid by
+/// whoever builds them.
+#[derive(Debug, Clone)]
+pub struct Backlog {
+    record: Arc<GameRecord>,
+    /// The table after step `base`.
+    base_state: Arc<TableState>,
+    /// The actions of steps `base + 1 ..`, with the tables the log kept for them.
+    replay: Vec<(Action, Option<Arc<TableState>>)>,
+    /// Steps `base ..`: their events and deadlines.
+    steps: Vec<(Logged, Option<i64>)>,
+    /// How many of `steps` come before the first one wanted.
+    skip: usize,
+}
+
+impl Backlog {
+    /// The batches wanted, each with its table.
+    pub fn build(self) -> Vec<Arc<Batch>> {
+        let mut state = self.base_state;
+        let mut batches = Vec::with_capacity(self.steps.len().saturating_sub(self.skip));
+        let mut replay = self.replay.into_iter();
+        for (i, (logged, deadline)) in self.steps.into_iter().enumerate() {
+            if i > 0 {
+                let (action, kept) = replay.next().expect("one action per later step");
+                state = match kept {
+                    Some(kept) => kept,
+                    None => {
+                        let mut next = (*state).clone();
+                        // The log replayed once already: it replays the same again.
+                        let _ = next.apply(&self.record, &action);
+                        Arc::new(next)
+                    }
+                };
+            }
+            if i >= self.skip {
+                batches.push(Arc::new(Batch {
+                    seq_before: logged.seq_before,
+                    events: logged.events,
+                    at: logged.at,
+                    record: self.record.clone(),
+                    state: state.clone(),
+                    deadline,
+                    encoded: Default::default(),
+                }));
+            }
+        }
+        batches
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.steps.len() <= self.skip
+    }
+}
+
+/// What the log remembers of one action.
+struct Step {
+    logged: Logged,
+    deadline: Option<i64>,
+    /// The table after it: kept for the latest action and every [`CHECKPOINT`]-th.
+    state: Option<Arc<TableState>>,
+}
+
+/// A game's record, its committed actions and what they did.
+pub struct StepLog {
+    record: Arc<GameRecord>,
+    /// `steps[0]` is the empty table at creation; `steps[i]` follows action `i`.
+    steps: Vec<Step>,
+    actions: Vec<StoredAction>,
+    /// (player, idempotency key) → action number.
+    keys: HashMap<(String, String), usize>,
+    latest: Arc<Batch>,
+}
+
+impl StepLog {
+    /// The log of a game with no action yet.
+    pub fn new(record: GameRecord) -> StepLog {
+        let record = Arc::new(record);
+        let state = Arc::new(TableState::new(&record.settings));
+        let created = Logged {
+            seq_before: 0,
+            events: Arc::from(Vec::new()),
+            at: record.created_at,
+        };
+        StepLog {
+            latest: Arc::new(Batch {
+                seq_before: 0,
+                events: created.events.clone(),
+                at: created.at,
+                record: record.clone(),
+                state: state.clone(),
+                deadline: None,
+                encoded: Default::default(),
+            }),
+            steps: vec![Step {
+                logged: created,
+                deadline: None,
+                state: Some(state),
+            }],
+            actions: Vec::new(),
+            keys: HashMap::new(),
+            record,
+        }
+    }
+
+    pub fn record(&self) -> &Arc<GameRecord> {
+        &self.record
+    }
+
+    /// The latest batch, whole.
+    pub fn latest(&self) -> &Arc<Batch> {
+        &self.latest
+    }
+
+    /// The game's sequence number: events so far.
+    pub fn seq(&self) -> u64 {
+        self.latest.seq_after()
+    }
+
+    /// Actions committed so far.
+    pub fn actions(&self) -> usize {
+        self.actions.len()
+    }
+
+    /// The `n`-th action (1-based).
+    pub fn action(&self, n: usize) -> &StoredAction {
+        &self.actions[n - 1]
+    }
+
+    /// The action a player committed with an idempotency key, if any.
+    pub fn keyed(&self, player_id: &str, key: &str) -> Option<usize> {
+        self.keys
+            .get(&(player_id.to_string(), key.to_string()))
+            .copied()
+    }
+
+    /// Adds a committed action, the events it caused and the table after it; `deadline` is
+    /// when the seat to move will be played for. Returns the action's number.
+    pub fn push(
+        &mut self,
+        stored: StoredAction,
+        events: Vec<TableEvent>,
+        state: TableState,
+        deadline: Option<i64>,
+    ) -> usize {
+        let logged = Logged {
+            seq_before: self.seq(),
+            events: Arc::from(events),
+            at: stored.at,
+        };
+        let state = Arc::new(state);
+        self.latest = Arc::new(Batch {
+            seq_before: logged.seq_before,
+            events: logged.events.clone(),
+            at: logged.at,
+            record: self.record.clone(),
+            state: state.clone(),
+            deadline,
+            encoded: Default::default(),
+        });
+        let n = usize::try_from(stored.seq).expect("fits");
+        if let (Some(player), Some(key)) = (&stored.player_id, &stored.idempotency_key) {
+            self.keys.insert((player.clone(), key.clone()), n);
+        }
+        self.actions.push(stored);
+        // The table before this action is needed no more, unless it is a checkpoint.
+        let previous = self.steps.len() - 1;
+        if !previous.is_multiple_of(CHECKPOINT) {
+            self.steps[previous].state = None;
+        }
+        self.steps.push(Step {
+            logged,
+            deadline,
+            state: Some(state),
+        });
+        n
+    }
+
+    /// Applies logged actions after the ones the log has (given the whole log, or only its
+    /// end); `deadline` gives each step's deadline from its table and commit time. Returns the
+    /// new batches.
+    pub fn replay(
+        &mut self,
+        actions: Vec<StoredAction>,
+        deadline: impl Fn(&TableState, i64) -> Option<i64>,
+    ) -> Result<Vec<Arc<Batch>>, StoreError> {
+        let known = self.actions.len() as u64;
+        let mut batches = Vec::new();
+        for stored in actions.into_iter().filter(|a| a.seq > known) {
+            let expected = self.actions.len() as u64 + 1;
+            if stored.seq != expected {
+                return Err(StoreError::Corrupt(format!(
+                    "game {}: action {} where {expected} was expected",
+                    self.record.id, stored.seq
+                )));
+            }
+            let mut next = (*self.latest.state).clone();
+            let events = next.apply(&self.record, &stored.action).map_err(|e| {
+                StoreError::Corrupt(format!(
+                    "game {}: action {} does not replay: {e}",
+                    self.record.id, stored.seq
+                ))
+            })?;
+            let due = deadline(&next, stored.at);
+            self.push(stored, events, next, due);
+            batches.push(self.latest.clone());
+        }
+        Ok(batches)
+    }
+
+    /// The batches of steps `from..` (step `n` follows action `n`), to be built.
+    pub fn backlog(&self, from: usize) -> Backlog {
+        let from = from.min(self.steps.len());
+        let base = (0..=from)
+            .rev()
+            .find(|&i| i < self.steps.len() && self.steps[i].state.is_some())
+            .unwrap_or(0);
+        Backlog {
+            record: self.record.clone(),
+            base_state: self.steps[base]
+                .state
+                .clone()
+                .expect("a checkpoint keeps its table"),
+            replay: (base + 1..self.steps.len())
+                .map(|i| {
+                    (
+                        self.actions[i - 1].action.clone(),
+                        self.steps[i].state.clone(),
+                    )
+                })
+                .collect(),
+            steps: self.steps[base..]
+                .iter()
+                .map(|s| (s.logged.clone(), s.deadline))
+                .collect(),
+            skip: from - base,
+        }
+    }
+
+    /// The batches whose events come after event `after`.
+    pub fn backlog_after(&self, after: u64) -> Backlog {
+        let first = self
+            .steps
+            .iter()
+            .position(|s| s.logged.seq_before + s.logged.events.len() as u64 > after)
+            .unwrap_or(self.steps.len());
+        self.backlog(first)
+    }
+
+    /// The batch of action `n` (the latest at once; an earlier one rebuilt).
+    pub fn batch(&self, n: usize) -> Arc<Batch> {
+        if n + 1 == self.steps.len() {
+            self.latest.clone()
+        } else {
+            self.backlog(n).build().swap_remove(0)
+        }
+    }
+
+    /// The whole log, and the table now.
+    pub fn history(&self) -> History {
+        History {
+            log: self.steps.iter().map(|s| s.logged.clone()).collect(),
+            latest: self.latest.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{PlayerInfo, Settings, Visibility};
+
+    fn record() -> GameRecord {
+        GameRecord {
+            id: "g".into(),
+            settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
+            seed: 11,
+            created_by: "p0".into(),
+            created_at: 0,
+            ladder: false,
+            series: None,
+            seed_salt: None,
+            seeded: false,
+        }
+    }
+
+    /// A whole game's log: two joins, then the default turn of whoever is to move.
+    fn whole_game() -> Vec<StoredAction> {
+        let record = record();
+        let mut table = TableState::new(&record.settings);
+        let mut actions = Vec::new();
+        let mut push = |table: &mut TableState, action: Action, keyed: bool| {
+            table.apply(&record, &action).unwrap();
+            let seq = actions.len() as u64 + 1;
+            actions.push(StoredAction {
+                seq,
+                action,
+                player_id: Some("p".into()),
+                idempotency_key: keyed.then(|| format!("k{seq}")),
+                at: 0,
+            });
+        };
+        for seat in 0..2u8 {
+            let player = PlayerInfo {
+                id: format!("p{seat}"),
+                display_name: format!("P{seat}"),
+                is_bot: true,
+            };
+            push(&mut table, Action::Join { seat, player }, false);
+        }
+        while let Some(action) = table.timeout_action() {
+            let Action::Turn { seat, turn, .. } = action else {
+                unreachable!()
+            };
+            let turn = Action::Turn {
+                seat,
+                turn,
+                by_timeout: false,
+            };
+            push(&mut table, turn, true);
+        }
+        actions
+    }
+
+    #[test]
+    fn every_rebuilt_batch_is_the_table_the_log_gives_and_only_checkpoints_are_kept() {
+        let actions = whole_game();
+        assert!(actions.len() > 2 * CHECKPOINT, "{} actions", actions.len());
+        let mut log = StepLog::new(record());
+        log.replay(actions.clone(), |_, _| None).unwrap();
+        let kept = log.steps.iter().filter(|s| s.state.is_some()).count();
+        assert_eq!(
+            kept,
+            actions.len() / CHECKPOINT + 2,
+            "checkpoints, and the latest"
+        );
+        let mut table = TableState::new(&record().settings);
+        let mut expected = Vec::new();
+        for action in &actions {
+            table.apply(&record(), &action.action).unwrap();
+            expected.push(format!("{table:?}"));
+        }
+        for from in [1, 5, CHECKPOINT, CHECKPOINT + 1, actions.len()] {
+            let rebuilt: Vec<String> = log
+                .backlog(from)
+                .build()
+                .iter()
+                .map(|b| format!("{:?}", b.state))
+                .collect();
+            assert_eq!(rebuilt, expected[from - 1..], "from step {from}");
+        }
+        assert!(log.backlog(actions.len() + 1).build().is_empty());
+        assert_eq!(format!("{:?}", log.batch(7).state), expected[6]);
+    }
+
+    #[test]
+    fn keys_name_their_actions_and_a_gap_in_the_log_is_corrupt() {
+        let actions = whole_game();
+        let mut log = StepLog::new(record());
+        log.replay(actions[..10].to_vec(), |_, _| None).unwrap();
+        let key = actions[5].idempotency_key.clone().unwrap();
+        assert_eq!(log.keyed("p", &key), Some(6));
+        assert_eq!(log.keyed("other", &key), None);
+        // Replaying what it has changes nothing; a gap is refused.
+        assert!(
+            log.replay(actions[..10].to_vec(), |_, _| None)
+                .unwrap()
+                .is_empty()
+        );
+        let gap = log.replay(actions[11..].to_vec(), |_, _| None).unwrap_err();
+        assert!(matches!(gap, StoreError::Corrupt(_)), "{gap}");
+        assert_eq!(log.actions(), 10);
+        // Events after a seq: the first step whose events reach past it.
+        let seq = log.seq();
+        assert!(log.backlog_after(seq).is_empty());
+        assert_eq!(log.backlog_after(seq - 1).build().len(), 1);
+    }
+}

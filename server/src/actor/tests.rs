@@ -1,0 +1,204 @@
+//! The actor against a real (SQLite) store: clocks across restarts, rebuilt tables,
+//! catching up with a store that moved on.
+
+use super::*;
+use crate::domain::{Settings, Visibility};
+use crate::store::Effects;
+
+#[tokio::test]
+async fn a_clock_that_ran_out_while_the_server_was_down_fires_on_restart() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let players = fixtures::two_players(&*store).await;
+    // A game with a 10-second clock whose last action was committed a minute ago.
+    let long_ago = now_micros() - 60_000_000;
+    let record = GameRecord {
+        id: "g".into(),
+        settings: Settings::new(2, vec![], 10, Visibility::Public).unwrap(),
+        seed: 9,
+        created_by: "p0".into(),
+        created_at: long_ago,
+        ladder: false,
+        series: None,
+        seed_salt: None,
+        seeded: false,
+    };
+    store.create_game(&record, None).await.unwrap();
+    let actions: Vec<StoredAction> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| StoredAction {
+            seq: i as u64 + 1,
+            action: Action::Join {
+                seat: i as u8,
+                player: p.clone(),
+            },
+            player_id: Some(p.id.clone()),
+            idempotency_key: None,
+            at: long_ago,
+        })
+        .collect();
+    for a in &actions {
+        store
+            .append_action("g", a, &Effects::default())
+            .await
+            .unwrap();
+    }
+    let stored = store.load_game("g").await.unwrap().unwrap();
+    let game = spawn(
+        stored,
+        Context {
+            store,
+            options: ActorOptions::default(),
+            cluster: None,
+        },
+        Role::Owner,
+    )
+    .unwrap();
+    let mut latest = game.latest().await.unwrap();
+    for _ in 0..100 {
+        if latest.state.timeouts_in_a_row.iter().any(|&t| t > 0) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        latest = game.latest().await.unwrap();
+    }
+    assert_eq!(
+        latest.state.timeouts_in_a_row.iter().sum::<u32>(),
+        1,
+        "the overdue turn is played at once, and the next seat gets a fresh clock"
+    );
+    assert!(latest.deadline.unwrap() > now_micros());
+}
+
+/// The actor keeps few tables; every batch it rebuilds is the table the log gives.
+#[tokio::test]
+async fn rebuilt_batches_are_the_tables_of_the_log() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let (game, players) = fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
+    for p in &players {
+        game.join(p.clone(), None).await.unwrap();
+    }
+    loop {
+        let latest = game.latest().await.unwrap();
+        let Some(seat) = latest.state.to_move() else {
+            break;
+        };
+        let turn = latest.state.default_turn(seat).unwrap();
+        game.submit(Submit {
+            player_id: players[usize::from(seat)].id.clone(),
+            expected_seq: latest.seq_after(),
+            idempotency_key: format!("k{}", latest.seq_after()),
+            turn,
+        })
+        .await
+        .unwrap();
+    }
+    let stored = store.load_game("g").await.unwrap().unwrap();
+    assert!(
+        stored.actions.len() > 2 * CHECKPOINT,
+        "{} actions",
+        stored.actions.len()
+    );
+    let mut table = TableState::new(&stored.record.settings);
+    let mut expected = vec![format!("{table:?}")];
+    for action in &stored.actions {
+        table.apply(&stored.record, &action.action).unwrap();
+        expected.push(format!("{table:?}"));
+    }
+    let backlog = game.watch(Some(0)).await.unwrap().backlog.build();
+    let rebuilt: Vec<String> = backlog.iter().map(|b| format!("{:?}", b.state)).collect();
+    assert_eq!(
+        rebuilt,
+        expected[1..],
+        "every action's table, from the checkpoints"
+    );
+    // An idempotent retry of an early action answers with that action's batch.
+    let seat = stored.actions[4].player_id.clone().unwrap();
+    let early = Submit {
+        player_id: seat,
+        expected_seq: 0,
+        idempotency_key: stored.actions[4].idempotency_key.clone().unwrap(),
+        turn: match stored.actions[4].action {
+            Action::Turn { turn, .. } => turn,
+            _ => panic!("a turn"),
+        },
+    };
+    let again = game.submit(early).await.unwrap();
+    assert_eq!(format!("{:?}", again.batch.state), expected[5]);
+}
+
+#[tokio::test]
+async fn an_actor_behind_its_store_catches_up_and_answers_aborted() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let (game, players) = fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
+    for p in &players {
+        game.join(p.clone(), None).await.unwrap();
+    }
+    let latest = game.latest().await.unwrap();
+    let seat = latest.state.to_move().unwrap();
+    let turn = latest.state.default_turn(seat).unwrap();
+    // Another writer commits the next action behind the actor's back.
+    let mut next = (*latest.state).clone();
+    next.apply(
+        &latest.record,
+        &Action::Turn {
+            seat,
+            turn,
+            by_timeout: false,
+        },
+    )
+    .unwrap();
+    store
+        .append_action(
+            "g",
+            &StoredAction {
+                seq: 3,
+                action: Action::Turn {
+                    seat,
+                    turn,
+                    by_timeout: false,
+                },
+                player_id: Some(players[usize::from(seat)].id.clone()),
+                idempotency_key: Some("theirs".into()),
+                at: now_micros(),
+            },
+            &Effects {
+                status: next.status,
+                ..Effects::default()
+            },
+        )
+        .await
+        .unwrap();
+    let submit = Submit {
+        player_id: players[usize::from(seat)].id.clone(),
+        expected_seq: latest.seq_after(),
+        idempotency_key: "mine".into(),
+        turn,
+    };
+    let refused = game.submit(submit.clone()).await.unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            GameError::Store(StoreError::Conflict { seq: 3, .. })
+        ),
+        "{refused}"
+    );
+    let caught_up = game.latest().await.unwrap();
+    assert!(caught_up.seq_after() > latest.seq_after());
+    assert_eq!(caught_up.state.to_move(), next.to_move());
+    // The stale request is now refused as stale, and the other writer's key is known.
+    assert!(matches!(
+        game.submit(submit).await,
+        Err(GameError::Stale { .. })
+    ));
+    let theirs = Submit {
+        player_id: players[usize::from(seat)].id.clone(),
+        expected_seq: 0,
+        idempotency_key: "theirs".into(),
+        turn,
+    };
+    assert_eq!(
+        game.submit(theirs).await.unwrap().batch.seq_after(),
+        caught_up.seq_after()
+    );
+}

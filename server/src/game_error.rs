@@ -1,0 +1,96 @@
+//! [`GameError`]: why the registry, a game's actor or the ladder refused something, in their
+//! own terms. They know nothing of gRPC; `error` turns these into statuses.
+
+use crate::store::StoreError;
+use crate::table::TableError;
+
+/// A limit on what one client may hold (see the contract's "Limits").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitKind {
+    /// Open `WatchGame` streams of one player.
+    WatchStreams,
+    /// Spectators' streams of one game.
+    Spectators,
+    /// Games one player created that have not started.
+    OpenGames,
+}
+
+impl LimitKind {
+    /// The reason the contract names it by.
+    pub fn reason(self) -> &'static str {
+        match self {
+            LimitKind::WatchStreams => "TOO_MANY_STREAMS",
+            LimitKind::Spectators => "TOO_MANY_SPECTATORS",
+            LimitKind::OpenGames => "TOO_MANY_OPEN_GAMES",
+        }
+    }
+
+    /// What is counted, for messages.
+    pub fn what(self) -> &'static str {
+        match self {
+            LimitKind::WatchStreams => "open WatchGame streams per player",
+            LimitKind::Spectators => "spectators per game",
+            LimitKind::OpenGames => "games not started per player",
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// The request is malformed: `field` names what is wrong with it.
+    #[error("{field}: {problem}")]
+    Invalid { field: String, problem: String },
+    #[error("no game {0}")]
+    GameNotFound(String),
+    #[error("no player {0}")]
+    PlayerNotFound(String),
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error(
+        "expected_seq {expected} is stale: the game is at seq {current}; fetch the view and try again"
+    )]
+    Stale { expected: u64, current: u64 },
+    #[error("the game is being reloaded; try again")]
+    Unavailable,
+    #[error("the game is run by another replica now; try again")]
+    Moved,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A limit of the contract is reached; `subject` says whose (`player:<id>`, `game:<id>`).
+    #[error("at most {limit} {} ({subject})", .kind.what())]
+    Limit {
+        kind: LimitKind,
+        subject: String,
+        limit: u32,
+    },
+    #[error(
+        "this table's duplicate set is still being played: its tables are watched by their own players only until every table has ended"
+    )]
+    SetInProgress,
+    #[error(
+        "you already have {waiting} ladder request(s) waiting and {seated} unfinished ladder game(s): `parallel` allows {parallel} at once"
+    )]
+    AlreadyQueued {
+        waiting: u32,
+        seated: u32,
+        parallel: u8,
+    },
+}
+
+impl GameError {
+    pub fn invalid(field: &str, problem: impl Into<String>) -> GameError {
+        GameError::Invalid {
+            field: field.to_string(),
+            problem: problem.into(),
+        }
+    }
+}
+
+impl From<theboss::convert::WireError> for GameError {
+    fn from(e: theboss::convert::WireError) -> GameError {
+        GameError::Invalid {
+            field: e.field,
+            problem: e.problem,
+        }
+    }
+}

@@ -1,0 +1,370 @@
+//! The bot ladder: a queue of requests shared by every replica (in the store), one
+//! matchmaker for the whole service ([`matchmaker`], elected through the store when there are
+//! replicas) that forms ladder games and duplicate sets as soon as enough compatible players
+//! wait, and this replica's waiting requests ([`Hub`]), told their answers by message.
+//!
+//! A request lives in the store from `Enqueue` until it is answered and the answer delivered,
+//! or its stream closes, or it is cancelled. Nothing polls the queue per request: the
+//! matchmaker reads it once per change (changes coalesced), answers in the store, and signals
+//! the answered requests' ids (within the process, or to every replica through the store's
+//! notifications); each replica reads the answers of the requests it holds and delivers them.
+//! A lost notification only delays an answer: each replica also reads its own requests'
+//! answers every few seconds, in one query.
+//!
+//! A player plays at most `parallel` ladder games at once, its waiting requests included:
+//! checked and written at once by the store ([`crate::store::LadderStore::enqueue_ladder`]).
+
+mod grouping;
+mod matchmaker;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{broadcast, mpsc, watch};
+use tracing::Instrument;
+
+use crate::cluster::Cluster;
+use crate::domain::{LadderMatch, PlayerInfo, QueueEntry, now_micros};
+use crate::game_error::GameError;
+use crate::games::Games;
+use crate::store::cluster::LadderSignal;
+use crate::store::{Enqueued, LadderSeat, Store};
+
+/// How often a replica reads the answers of the requests it holds, in case a notification
+/// was lost.
+const ANSWER_POLL: Duration = Duration::from_secs(5);
+
+/// The most ladder games a player may ask to play at once.
+pub const MAX_PARALLEL: u8 = 8;
+
+/// How the ladder runs its games.
+#[derive(Debug, Clone)]
+pub struct LadderOptions {
+    /// Seconds a seat has per turn in ladder games.
+    pub turn_secs: u32,
+    /// How long the ladder holds back pairing players who just played each other, in case
+    /// someone else turns up.
+    pub rematch_grace: Duration,
+    /// Tables of a duplicate set.
+    pub tables: u8,
+}
+
+impl Default for LadderOptions {
+    fn default() -> LadderOptions {
+        LadderOptions {
+            turn_secs: 30,
+            rematch_grace: Duration::from_secs(5),
+            tables: 2,
+        }
+    }
+}
+
+/// What a waiting request hears.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// How many requests wait, this one included.
+    Queued { waiting: u32 },
+    /// Its game (or table): nothing follows.
+    Answered(Vec<LadderMatch>),
+}
+
+/// What an `Enqueue` got.
+pub enum Request {
+    /// The unfinished ladder games the player already sits in, as many as it may play at
+    /// once: play those first. Nothing was queued.
+    Seated(Vec<LadderMatch>),
+    /// Queued: its notices come through the ticket.
+    Waiting(Ticket),
+}
+
+/// A queued request's notices, until its answer. Dropping it before the answer withdraws
+/// the request.
+pub struct Ticket {
+    pub notices: mpsc::Receiver<Notice>,
+    entry_id: String,
+    ladder: Ladder,
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        if self.ladder.hub.remove(&self.entry_id) {
+            // Still waiting: the client went away.
+            let (ladder, entry_id) = (self.ladder.clone(), self.entry_id.clone());
+            tokio::spawn(async move { ladder.withdraw(&entry_id).await });
+        }
+    }
+}
+
+/// How the ladder's changes travel: between replicas through the store's notifications, or
+/// within this process.
+#[derive(Clone)]
+pub(crate) enum Signal {
+    Local(broadcast::Sender<LadderSignal>),
+    Cluster(Arc<Cluster>),
+}
+
+impl Signal {
+    pub(crate) async fn notify(&self, signal: LadderSignal) {
+        match self {
+            Signal::Local(tx) => {
+                let _ = tx.send(signal);
+            }
+            Signal::Cluster(cluster) => cluster.ladder_changed(signal).await,
+        }
+    }
+
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<LadderSignal> {
+        match self {
+            Signal::Local(tx) => tx.subscribe(),
+            Signal::Cluster(cluster) => cluster.ladder_changes(),
+        }
+    }
+}
+
+/// The requests this replica holds the streams of.
+#[derive(Default)]
+struct Hub {
+    waiters: Mutex<HashMap<String, Waiter>>,
+}
+
+struct Waiter {
+    notices: mpsc::Sender<Notice>,
+    /// The last count told.
+    told: Option<u32>,
+}
+
+impl Hub {
+    fn add(&self, entry_id: &str) -> mpsc::Receiver<Notice> {
+        let (notices, rx) = mpsc::channel(8);
+        let mut waiters = self.waiters.lock().expect("not poisoned");
+        waiters.insert(
+            entry_id.to_string(),
+            Waiter {
+                notices,
+                told: None,
+            },
+        );
+        rx
+    }
+
+    /// Forgets a request; returns whether it was still waiting here.
+    fn remove(&self, entry_id: &str) -> bool {
+        let mut waiters = self.waiters.lock().expect("not poisoned");
+        waiters.remove(entry_id).is_some()
+    }
+
+    fn held(&self, among: Option<&[String]>) -> Vec<String> {
+        let waiters = self.waiters.lock().expect("not poisoned");
+        match among {
+            Some(ids) => ids
+                .iter()
+                .filter(|id| waiters.contains_key(*id))
+                .cloned()
+                .collect(),
+            None => waiters.keys().cloned().collect(),
+        }
+    }
+
+    fn tell_waiting(&self, waiting: u32) {
+        let mut waiters = self.waiters.lock().expect("not poisoned");
+        for waiter in waiters.values_mut() {
+            if waiter.told != Some(waiting)
+                && waiter.notices.try_send(Notice::Queued { waiting }).is_ok()
+            {
+                waiter.told = Some(waiting);
+            }
+        }
+    }
+
+    /// Delivers the answers of requests held here (`among` them, or all), and lets go of
+    /// those withdrawn; returns the requests answered.
+    async fn deliver(&self, store: &dyn Store, among: Option<&[String]>) -> Vec<String> {
+        let held = self.held(among);
+        if held.is_empty() {
+            return Vec::new();
+        }
+        let answers = match store.ladder_answers(&held).await {
+            Ok(answers) => answers,
+            Err(error) => {
+                tracing::warn!(%error, "cannot read ladder answers");
+                return Vec::new();
+            }
+        };
+        let mut delivered = Vec::new();
+        for (entry_id, answer) in answers {
+            let waiter = match &answer {
+                Some(matches) if matches.is_empty() => continue,
+                _ => {
+                    let mut waiters = self.waiters.lock().expect("not poisoned");
+                    waiters.remove(&entry_id)
+                }
+            };
+            // Withdrawn (cancelled): dropping the waiter ends its stream.
+            let (Some(waiter), Some(matches)) = (waiter, answer) else {
+                continue;
+            };
+            let _ = waiter.notices.send(Notice::Answered(matches)).await;
+            delivered.push(entry_id);
+        }
+        delivered
+    }
+}
+
+/// The ladder as this replica serves it.
+#[derive(Clone)]
+pub struct Ladder {
+    store: Arc<dyn Store>,
+    signal: Signal,
+    /// The replica holding this replica's requests' streams.
+    replica: String,
+    hub: Arc<Hub>,
+}
+
+impl Ladder {
+    /// Starts the ladder: this replica's waiting requests, and the matchmaker when this
+    /// replica is (or becomes) the service's.
+    pub fn start(
+        games: Arc<Games>,
+        options: LadderOptions,
+        stopping: watch::Receiver<bool>,
+    ) -> Ladder {
+        let signal = match games.cluster() {
+            Some(cluster) => Signal::Cluster(cluster.clone()),
+            None => Signal::Local(broadcast::channel(256).0),
+        };
+        let replica = games
+            .cluster()
+            .map_or_else(|| "local".to_string(), |c| c.me.id.clone());
+        let ladder = Ladder {
+            store: games.store().clone(),
+            signal: signal.clone(),
+            replica,
+            hub: Arc::default(),
+        };
+        tokio::spawn(
+            ladder
+                .clone()
+                .run_hub(stopping.clone())
+                .instrument(tracing::info_span!("ladder requests")),
+        );
+        matchmaker::start(games, signal, options, stopping);
+        ladder
+    }
+
+    /// Delivers answers and counts to this replica's waiting requests until `stopping`.
+    async fn run_hub(self, mut stopping: watch::Receiver<bool>) {
+        let mut signals = self.signal.subscribe();
+        let mut poll = tokio::time::interval(ANSWER_POLL);
+        loop {
+            tokio::select! {
+                () = async {
+                    let _ = stopping.wait_for(|s| *s).await;
+                } => return,
+                signal = signals.recv() => match signal {
+                    Ok(LadderSignal::Answered(ids)) => {
+                        let answered = self.hub.deliver(&*self.store, Some(&ids)).await;
+                        self.forget(answered).await;
+                    }
+                    Ok(LadderSignal::Waiting(n)) => self.hub.tell_waiting(n),
+                    Ok(LadderSignal::Changed) => {}
+                    // Missed signals: read every answer now.
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        let answered = self.hub.deliver(&*self.store, None).await;
+                        self.forget(answered).await;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+                _ = poll.tick() => {
+                    let answered = self.hub.deliver(&*self.store, None).await;
+                    self.forget(answered).await;
+                }
+            }
+        }
+    }
+
+    /// Forgets requests whose answers were delivered.
+    async fn forget(&self, entry_ids: Vec<String>) {
+        for entry_id in entry_ids {
+            if let Err(error) = self.store.forget_ladder_entry(&entry_id).await {
+                tracing::warn!(%error, "cannot forget a ladder request");
+            }
+        }
+    }
+
+    /// Asks for a ladder game (or a table of a duplicate set) for `player`: `players` per
+    /// game (None: any), at most `parallel` games at once.
+    pub async fn enqueue(
+        &self,
+        player: PlayerInfo,
+        players: Option<u8>,
+        duplicate: bool,
+        parallel: u8,
+    ) -> Result<Request, GameError> {
+        let entry = QueueEntry {
+            id: uuid::Uuid::new_v4().to_string(),
+            player,
+            players,
+            duplicate,
+            parallel: parallel.clamp(1, MAX_PARALLEL),
+            replica: self.replica.clone(),
+            enqueued_at: now_micros(),
+        };
+        // Held before the request is in, so that no answer can slip by.
+        let notices = self.hub.add(&entry.id);
+        let enqueued = self.store.enqueue_ladder(&entry).await;
+        if !matches!(enqueued, Ok(Enqueued::Queued)) {
+            self.hub.remove(&entry.id);
+        }
+        match enqueued? {
+            Enqueued::Queued => {
+                tracing::debug!(request = %entry.id, "queued");
+                self.signal.notify(LadderSignal::Changed).await;
+                Ok(Request::Waiting(Ticket {
+                    notices,
+                    entry_id: entry.id,
+                    ladder: self.clone(),
+                }))
+            }
+            Enqueued::Seated(seats) => Ok(Request::Seated(
+                seats.into_iter().map(already_seated).collect(),
+            )),
+            Enqueued::AtLimit { waiting, seated } => Err(GameError::AlreadyQueued {
+                waiting,
+                seated,
+                parallel: entry.parallel,
+            }),
+        }
+    }
+
+    /// Withdraws a request whose stream closed before its answer.
+    async fn withdraw(&self, entry_id: &str) {
+        if let Err(error) = self.store.forget_ladder_entry(entry_id).await {
+            tracing::warn!(%error, "cannot withdraw a ladder request");
+        }
+        self.signal.notify(LadderSignal::Changed).await;
+    }
+
+    /// Withdraws every waiting request of a player; returns whether there was one.
+    pub async fn cancel(&self, player_id: &str) -> Result<bool, GameError> {
+        let withdrawn = self.store.cancel_ladder(player_id).await?;
+        if withdrawn.is_empty() {
+            return Ok(false);
+        }
+        // Their streams end wherever they are held.
+        self.signal.notify(LadderSignal::Answered(withdrawn)).await;
+        self.signal.notify(LadderSignal::Changed).await;
+        Ok(true)
+    }
+}
+
+/// An unfinished ladder game a player sits in, as the ladder tells it.
+fn already_seated(seat: LadderSeat) -> LadderMatch {
+    LadderMatch {
+        game_id: seat.game_id,
+        seat: seat.seat,
+        players: seat.players,
+        already_seated: true,
+        series: seat.series,
+    }
+}

@@ -1,0 +1,400 @@
+//! The tower layers of the transport's guards:
+//!
+//! - [`ConnectionLayer`], outermost: tells each request's connection that a call began and,
+//!   when its response is sent whole or dropped, that it ended (`conn`'s idle timeout counts
+//!   from there); gives the request the connection's addresses, as tonic's own connections
+//!   do; caps unauthenticated `grpc.health.v1.Health/Watch` streams, per address and in all
+//!   (over a cap: RESOURCE_EXHAUSTED, before the health service is asked); and ends the
+//!   streams the server's own code does not (health watches, reflection) with UNAVAILABLE
+//!   when the server stops, so that no client can hold its shutdown up.
+//! - [`RequestBodyLayer`], inside the gRPC-Web translation: a request's message must arrive
+//!   whole within the request timeout, or the call fails and its connection is closed; and a
+//!   request body that does not decode (bad gRPC-Web base64, a malformed frame) is the
+//!   caller's mistake, INVALID_ARGUMENT, not tonic-web's INTERNAL.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::net::IpAddr;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body::{Body as HttpBody, Frame, SizeHint};
+use tokio::sync::watch;
+use tonic::Status;
+use tonic::body::Body;
+use tower::{Layer, Service};
+
+use super::conn::{ConnectionInfo, ConnectionState};
+use crate::limits::Limits;
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+const HEALTH_WATCH: &str = "/grpc.health.v1.Health/Watch";
+
+/// Open health watches, per address and in all.
+#[derive(Debug, Default)]
+struct HealthWatches {
+    per_address: u32,
+    total_cap: u32,
+    open: Mutex<(u32, HashMap<IpAddr, u32>)>,
+}
+
+/// One open health watch, counted until its response is dropped.
+#[derive(Debug)]
+struct HealthPermit {
+    watches: Arc<HealthWatches>,
+    address: Option<IpAddr>,
+}
+
+impl HealthWatches {
+    fn admit(self: &Arc<Self>, address: Option<IpAddr>) -> Option<HealthPermit> {
+        let mut open = self.open.lock().expect("not poisoned");
+        let (total, by_address) = &mut *open;
+        let held = address.map_or(0, |a| by_address.get(&a).copied().unwrap_or(0));
+        if (self.total_cap > 0 && *total >= self.total_cap)
+            || (self.per_address > 0 && held >= self.per_address)
+        {
+            return None;
+        }
+        *total += 1;
+        if let Some(address) = address {
+            by_address.insert(address, held + 1);
+        }
+        Some(HealthPermit {
+            watches: self.clone(),
+            address,
+        })
+    }
+}
+
+impl Drop for HealthPermit {
+    fn drop(&mut self) {
+        let mut open = self.watches.open.lock().expect("not poisoned");
+        let (total, by_address) = &mut *open;
+        *total -= 1;
+        if let Some(address) = self.address
+            && let Some(n) = by_address.get_mut(&address)
+        {
+            *n -= 1;
+            if *n == 0 {
+                by_address.remove(&address);
+            }
+        }
+    }
+}
+
+/// Streams served by code that does not end them when the server stops.
+fn ends_on_stop(path: &str) -> bool {
+    path == HEALTH_WATCH || path.starts_with("/grpc.reflection.")
+}
+
+/// See the module's header.
+#[derive(Debug, Clone)]
+pub struct ConnectionLayer {
+    health: Arc<HealthWatches>,
+    stopping: watch::Receiver<bool>,
+}
+
+impl ConnectionLayer {
+    /// `stopping` becomes true when the server stops.
+    pub fn new(limits: &Limits, stopping: watch::Receiver<bool>) -> ConnectionLayer {
+        ConnectionLayer {
+            health: Arc::new(HealthWatches {
+                per_address: limits.health_watches_per_address,
+                total_cap: limits.health_watches,
+                ..HealthWatches::default()
+            }),
+            stopping,
+        }
+    }
+}
+
+impl<S> Layer<S> for ConnectionLayer {
+    type Service = ConnectionService<S>;
+
+    fn layer(&self, inner: S) -> ConnectionService<S> {
+        ConnectionService {
+            inner,
+            health: self.health.clone(),
+            stopping: self.stopping.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ConnectionService<S> {
+    inner: S,
+    health: Arc<HealthWatches>,
+    stopping: watch::Receiver<bool>,
+}
+
+type BoxFuture<T, E> = Pin<Box<dyn Future<Output = Result<T, E>> + Send>>;
+
+impl<S, B, R> Service<http::Request<B>> for ConnectionService<S>
+where
+    S: Service<http::Request<B>, Response = http::Response<R>>,
+    S::Future: Send + 'static,
+    R: HttpBody<Data = Bytes> + Send + 'static,
+    R::Error: Into<BoxError>,
+{
+    type Response = http::Response<Body>;
+    type Error = S::Error;
+    type Future = BoxFuture<Self::Response, S::Error>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: http::Request<B>) -> Self::Future {
+        let info = request.extensions().get::<ConnectionInfo>().cloned();
+        let address = info
+            .as_ref()
+            .and_then(|i| i.tcp.remote_addr)
+            .map(|a| a.ip());
+        let health = if request.uri().path() == HEALTH_WATCH {
+            match self.health.admit(address) {
+                Some(permit) => Some(permit),
+                None => {
+                    let refused = crate::error::health_watches_exhausted();
+                    return Box::pin(async move { Ok(refused.into_http()) });
+                }
+            }
+        } else {
+            None
+        };
+        let stop = ends_on_stop(request.uri().path()).then(|| {
+            let mut stopping = self.stopping.clone();
+            Box::pin(async move {
+                // An error means the server is gone, which is also a stop.
+                let _ = stopping.wait_for(|s| *s).await;
+            }) as Stop
+        });
+        let call = info.map(|info| {
+            // Requests see their peer as they would on tonic's own connections.
+            request.extensions_mut().insert(info.tcp.clone());
+            info.state.call_started();
+            CallGuard(info.state)
+        });
+        let response = self.inner.call(request);
+        Box::pin(async move {
+            let response = response.await?;
+            Ok(response.map(|body| {
+                Body::new(Tracked {
+                    body: Box::pin(body),
+                    stop,
+                    stopped: false,
+                    _call: call,
+                    _health: health,
+                })
+            }))
+        })
+    }
+}
+
+/// A call in flight on its connection, until dropped.
+#[derive(Debug)]
+struct CallGuard(Arc<ConnectionState>);
+
+impl Drop for CallGuard {
+    fn drop(&mut self) {
+        self.0.call_ended();
+    }
+}
+
+type Stop = Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// A response body that holds its call's guards until it is sent whole or dropped, and, for
+/// the streams that do not end by themselves, ends when the server stops.
+struct Tracked<B> {
+    body: Pin<Box<B>>,
+    stop: Option<Stop>,
+    stopped: bool,
+    _call: Option<CallGuard>,
+    _health: Option<HealthPermit>,
+}
+
+impl<B> HttpBody for Tracked<B>
+where
+    B: HttpBody<Data = Bytes>,
+{
+    type Data = Bytes;
+    type Error = B::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
+        if self.stopped {
+            return Poll::Ready(None);
+        }
+        if let Some(stop) = self.stop.as_mut()
+            && stop.as_mut().poll(cx).is_ready()
+        {
+            self.stop = None;
+            self.stopped = true;
+            let trailers = crate::error::shutdown_trailers();
+            return Poll::Ready(Some(Ok(Frame::trailers(trailers))));
+        }
+        self.body.as_mut().poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.stopped || self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// See the module's header.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestBodyLayer {
+    timeout: Duration,
+}
+
+impl RequestBodyLayer {
+    pub fn new(limits: &Limits) -> RequestBodyLayer {
+        RequestBodyLayer {
+            timeout: limits.request_timeout,
+        }
+    }
+}
+
+impl<S> Layer<S> for RequestBodyLayer {
+    type Service = RequestBodyService<S>;
+
+    fn layer(&self, inner: S) -> RequestBodyService<S> {
+        RequestBodyService {
+            inner,
+            timeout: self.timeout,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct RequestBodyService<S> {
+    inner: S,
+    timeout: Duration,
+}
+
+/// Streams whose requests may come over time (reflection's conversation): not timed.
+fn is_client_streaming(path: &str) -> bool {
+    path.starts_with("/grpc.reflection.")
+}
+
+impl<S> Service<http::Request<Body>> for RequestBodyService<S>
+where
+    S: Service<http::Request<Body>>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<Body>) -> S::Future {
+        let timed = !is_client_streaming(request.uri().path());
+        let connection = request
+            .extensions()
+            .get::<ConnectionInfo>()
+            .map(|info| info.state.clone());
+        let timeout = self.timeout;
+        let request = request.map(|body| {
+            Body::new(Checked {
+                body,
+                deadline: timed.then(|| Box::pin(tokio::time::sleep(timeout))),
+                connection,
+                timeout,
+            })
+        });
+        self.inner.call(request)
+    }
+}
+
+/// A request body with a deadline, whose decoding errors are the caller's.
+struct Checked {
+    body: Body,
+    deadline: Option<Pin<Box<tokio::time::Sleep>>>,
+    connection: Option<Arc<ConnectionState>>,
+    timeout: Duration,
+}
+
+impl HttpBody for Checked {
+    type Data = Bytes;
+    type Error = Status;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
+        let polled = Pin::new(&mut self.body).poll_frame(cx);
+        match polled {
+            Poll::Ready(None) => {
+                self.deadline = None;
+                Poll::Ready(None)
+            }
+            Poll::Ready(Some(Ok(frame))) => {
+                if self.body.is_end_stream() {
+                    self.deadline = None;
+                }
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Poll::Ready(Some(Err(status))) => {
+                Poll::Ready(Some(Err(crate::error::undecodable_body(status))))
+            }
+            Poll::Pending => {
+                let Some(deadline) = self.deadline.as_mut() else {
+                    return Poll::Pending;
+                };
+                if deadline.as_mut().poll(cx).is_pending() {
+                    return Poll::Pending;
+                }
+                self.deadline = None;
+                if let Some(connection) = &self.connection {
+                    connection.close("a request's message did not arrive in time");
+                }
+                Poll::Ready(Some(Err(crate::error::request_too_slow(self.timeout))))
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn health_watches_are_capped_per_address_and_in_all() {
+        let watches = Arc::new(HealthWatches {
+            per_address: 2,
+            total_cap: 3,
+            ..HealthWatches::default()
+        });
+        let (a, b, c): (IpAddr, IpAddr, IpAddr) = (
+            [10, 0, 0, 1].into(),
+            [10, 0, 0, 2].into(),
+            [10, 0, 0, 3].into(),
+        );
+        let first = watches.admit(Some(a)).unwrap();
+        let _second = watches.admit(Some(a)).unwrap();
+        assert!(watches.admit(Some(a)).is_none(), "two per address");
+        let _third = watches.admit(Some(b)).unwrap();
+        assert!(watches.admit(Some(c)).is_none(), "three in all");
+        drop(first);
+        assert!(watches.admit(Some(c)).is_some());
+    }
+}

@@ -1,0 +1,199 @@
+//! The lobby's RPCs: registering, creating a game (a chosen seed only for unlisted games, and
+//! within the creator's cap on tables waiting), joining and leaving a table, listing games.
+
+use theboss::v1;
+use tonic::Request;
+
+use super::{GameService, caller, checked_id};
+use crate::auth;
+use crate::domain::{GameRecord, PlayerInfo, Visibility, now_micros};
+use crate::error::ApiError;
+use crate::store::{GameQuery, NewPlayer};
+use crate::wire;
+
+/// The longest display name a request may carry, in bytes, before it is normalised (the
+/// normalised name holds at most 32 characters).
+const MAX_NAME_BYTES: usize = 512;
+
+/// The most statuses a listing may ask for: each status once.
+const MAX_STATUSES: usize = 4;
+
+/// The longest page token the service makes.
+const MAX_PAGE_TOKEN: usize = 64;
+
+fn random_seed() -> u64 {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).expect("the OS random source works");
+    u64::from_le_bytes(bytes)
+}
+
+impl GameService {
+    pub(super) async fn register(
+        &self,
+        request: Request<v1::RegisterRequest>,
+    ) -> Result<v1::RegisterResponse, ApiError> {
+        self.auth.registration(&request).await?;
+        let request = request.into_inner();
+        if request.display_name.len() > MAX_NAME_BYTES {
+            return Err(ApiError::invalid(
+                "display_name",
+                format!("1 to {} characters", crate::domain::MAX_NAME_CHARS),
+            ));
+        }
+        let display_name = crate::domain::display_name(&request.display_name)
+            .map_err(|e| ApiError::invalid("display_name", e.to_string()))?;
+        let player = PlayerInfo {
+            id: uuid::Uuid::new_v4().to_string(),
+            display_name,
+            is_bot: request.is_bot,
+        };
+        let token = auth::new_token();
+        self.store
+            .create_player(&NewPlayer {
+                player: player.clone(),
+                token_hash: auth::token_hash(&token),
+                created_at: now_micros(),
+            })
+            .await?;
+        tracing::Span::current().record("player", player.id.as_str());
+        tracing::info!(name = %player.display_name, bot = player.is_bot, "registered");
+        Ok(v1::RegisterResponse {
+            player_id: player.id,
+            api_token: token,
+        })
+    }
+
+    pub(super) async fn create(
+        &self,
+        request: Request<v1::CreateGameRequest>,
+    ) -> Result<v1::CreateGameResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let request = request.into_inner();
+        let settings = wire::settings_from_wire(request.settings.as_ref())?;
+        // Whoever chose a seed may know every deal: such a game is for tests and replays,
+        // between players who know it, never listed to strangers.
+        if request.seed.is_some() && settings.visibility() != Visibility::Unlisted {
+            return Err(ApiError::invalid(
+                "seed",
+                "only an UNLISTED game may be given a seed (settings.visibility)",
+            ));
+        }
+        let record = GameRecord {
+            id: uuid::Uuid::new_v4().to_string(),
+            settings,
+            seed: request.seed.unwrap_or_else(random_seed),
+            created_by: player.id,
+            created_at: now_micros(),
+            ladder: false,
+            series: None,
+            seed_salt: Some(crate::domain::new_seed_salt()),
+            seeded: request.seed.is_some(),
+        };
+        let game_id = record.id.clone();
+        tracing::Span::current().record("game", game_id.as_str());
+        tracing::info!(
+            players = record.settings.players(),
+            seeded = record.seeded,
+            "game created"
+        );
+        self.games.create(record).await?;
+        Ok(v1::CreateGameResponse { game_id })
+    }
+
+    pub(super) async fn join(
+        &self,
+        request: Request<v1::JoinGameRequest>,
+    ) -> Result<v1::JoinGameResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let metadata = request.metadata().clone();
+        let request = request.into_inner();
+        let game_id = checked_id("game_id", &request.game_id)?.to_string();
+        // A seat past the table is one mistake, INVALID_ARGUMENT, whatever its size: the
+        // table refuses those it knows it lacks, this those no table has.
+        let seat = request
+            .seat
+            .map(|s| {
+                u8::try_from(s).map_err(|_| {
+                    ApiError::invalid("seat", format!("there is no seat {s} at this table"))
+                })
+            })
+            .transpose()?;
+        self.on_owner(&game_id, request, &metadata, |game| {
+            let player = player.clone();
+            async move {
+                let joined = game.join(player, seat).await?;
+                Ok(v1::JoinGameResponse {
+                    seat: u32::from(joined.seat),
+                    started: joined.started,
+                })
+            }
+        })
+        .await
+    }
+
+    pub(super) async fn leave(
+        &self,
+        request: Request<v1::LeaveGameRequest>,
+    ) -> Result<v1::LeaveGameResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let metadata = request.metadata().clone();
+        let request = request.into_inner();
+        let game_id = checked_id("game_id", &request.game_id)?.to_string();
+        self.on_owner(&game_id, request, &metadata, |game| {
+            let player_id = player.id.clone();
+            async move {
+                game.leave(player_id).await?;
+                Ok(v1::LeaveGameResponse {})
+            }
+        })
+        .await
+    }
+
+    pub(super) async fn list(
+        &self,
+        request: Request<v1::ListGamesRequest>,
+    ) -> Result<v1::ListGamesResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let request = request.into_inner();
+        if request.statuses.len() > MAX_STATUSES {
+            return Err(ApiError::invalid(
+                "statuses",
+                format!(
+                    "at most {MAX_STATUSES} statuses, not {}",
+                    request.statuses.len()
+                ),
+            ));
+        }
+        if request.page_token.len() > MAX_PAGE_TOKEN {
+            return Err(ApiError::invalid(
+                "page_token",
+                "not a token from ListGames",
+            ));
+        }
+        let limit = wire::page_size(request.page_size)?;
+        let after = match request.page_token.as_str() {
+            "" => None,
+            token => Some(wire::cursor_from_token(token)?),
+        };
+        let statuses = request
+            .statuses
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| wire::status_from_wire(s, &format!("statuses[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let page = self
+            .store
+            .list_games(&GameQuery {
+                statuses,
+                seated: request.mine.then(|| player.id.clone()),
+                viewer: player.id,
+                limit,
+                after,
+            })
+            .await?;
+        Ok(v1::ListGamesResponse {
+            games: page.games.iter().map(wire::listing_to_wire).collect(),
+            next_page_token: page.next.as_ref().map(wire::page_token).unwrap_or_default(),
+        })
+    }
+}

@@ -1,0 +1,75 @@
+//! The gRPC services, thin: each method checks its request's shape and size, authenticates
+//! the caller, hands the work to the registry, a game's actor, the ladder or the store, and
+//! turns the domain answer into a wire message with `wire`. Refusals become statuses in one
+//! place, `error`.
+//!
+//! - [`game_service`]: the `theboss.v1.GameService` trait, one line per method, over the
+//!   families [`lobby`] (register, create, join, leave, list), [`play`] (views, catalogues,
+//!   turns, histories) and [`watching`] (`WatchGame` streams and their limits). Calls that
+//!   must run where their game is run go through [`forward`], the owner-or-forward routing.
+//! - [`ladder_service`]: `theboss.v1.LadderService` over [`enqueue`] (the `Enqueue` stream)
+//!   and [`standings`] (leaderboards and players).
+
+mod enqueue;
+mod forward;
+pub mod game_service;
+pub mod ladder_service;
+mod lobby;
+mod play;
+mod standings;
+mod watching;
+
+use std::time::Duration;
+
+use tonic::{Request, Response, Status};
+
+use crate::auth::Authenticator;
+use crate::domain::PlayerInfo;
+use crate::error::ApiError;
+use crate::game_error::GameError;
+
+pub use game_service::GameService;
+pub use ladder_service::LadderService;
+
+type RpcResult<T> = Result<Response<T>, Status>;
+
+/// How long a refusal for a limit the caller reached waits before it is sent: a client that
+/// asks again at once, in a loop, slows itself down instead of the server; one that does not
+/// never notices.
+const LIMIT_PAUSE: Duration = Duration::from_millis(250);
+
+/// An RPC's answer, or its refusal as a status (logged at debug level).
+async fn reply<T>(result: Result<T, ApiError>) -> RpcResult<T> {
+    match result {
+        Ok(answer) => {
+            tracing::debug!("answered");
+            Ok(Response::new(answer))
+        }
+        Err(error) => {
+            if matches!(
+                error,
+                ApiError::Game(GameError::Limit { .. } | GameError::AlreadyQueued { .. })
+            ) {
+                tokio::time::sleep(LIMIT_PAUSE).await;
+            }
+            let status = Status::from(error);
+            tracing::debug!(code = ?status.code(), message = status.message(), "refused");
+            Err(status)
+        }
+    }
+}
+
+/// Who calls, within its quota, also noted on the call's span.
+async fn caller<T>(auth: &Authenticator, request: &Request<T>) -> Result<PlayerInfo, ApiError> {
+    let player = auth.caller(request).await?;
+    tracing::Span::current().record("player", player.id.as_str());
+    Ok(player)
+}
+
+/// An id the service made (a game's or a player's): a UUID, or the request is malformed.
+/// The message never quotes the value.
+fn checked_id<'a>(field: &str, id: &'a str) -> Result<&'a str, ApiError> {
+    uuid::Uuid::try_parse(id)
+        .map(|_| id)
+        .map_err(|_| ApiError::invalid(field, "not an id this service made (a UUID)"))
+}

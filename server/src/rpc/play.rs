@@ -1,0 +1,128 @@
+//! Playing and reading a game: the caller's view, the catalogue of its cards, submitting a
+//! turn, and the history. A table of a duplicate set is read only by its own players until
+//! every table of its set has ended, and its history reveals the deal only then: its cards
+//! are being played at the other tables.
+
+use theboss::v1;
+use tonic::Request;
+
+use super::{GameService, caller, checked_id};
+use crate::actor::Submit;
+use crate::domain::GameRecord;
+use crate::error::ApiError;
+use crate::game_error::GameError;
+use crate::store::Store;
+use crate::wire;
+
+const MAX_IDEMPOTENCY_KEY_BYTES: usize = 128;
+
+/// Whether a game's deal may be revealed: true but for a table of a duplicate set some of
+/// whose tables are still being played.
+pub(super) async fn set_over(store: &dyn Store, record: &GameRecord) -> Result<bool, GameError> {
+    match record.series.as_ref().filter(|s| s.is_set()) {
+        Some(set) => Ok(store.set_over(&set.id).await?),
+        None => Ok(true),
+    }
+}
+
+/// Refuses a caller who does not sit at a table of a duplicate set still being played.
+pub(super) async fn may_look_on(
+    store: &dyn Store,
+    record: &GameRecord,
+    seated: bool,
+) -> Result<(), GameError> {
+    if seated || set_over(store, record).await? {
+        Ok(())
+    } else {
+        Err(GameError::SetInProgress)
+    }
+}
+
+impl GameService {
+    pub(super) async fn catalogue(
+        &self,
+        request: Request<v1::GetCatalogueRequest>,
+    ) -> Result<v1::GetCatalogueResponse, ApiError> {
+        caller(&self.auth, &request).await?;
+        let game_id = checked_id("game_id", &request.get_ref().game_id)?;
+        let latest = self.games.get(game_id).await?.latest().await?;
+        Ok(wire::catalogue(&latest.record)?)
+    }
+
+    pub(super) async fn view(
+        &self,
+        request: Request<v1::GetViewRequest>,
+    ) -> Result<v1::GetViewResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let metadata = request.metadata().clone();
+        let request = request.into_inner();
+        let game_id = checked_id("game_id", &request.game_id)?.to_string();
+        // From where the game is run: a view answered after a turn includes it.
+        self.on_owner(&game_id, request, &metadata, |game| {
+            let player_id = player.id.clone();
+            async move {
+                let latest = game.latest().await?;
+                let viewer = wire::viewer_of(&latest.state, &player_id);
+                let seated = latest.state.seat_of(&player_id).is_some();
+                may_look_on(&*self.store, &latest.record, seated).await?;
+                Ok(v1::GetViewResponse {
+                    view: Some(wire::batch_view(&latest, viewer)),
+                })
+            }
+        })
+        .await
+    }
+
+    pub(super) async fn submit(
+        &self,
+        request: Request<v1::SubmitActionRequest>,
+    ) -> Result<v1::SubmitActionResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let metadata = request.metadata().clone();
+        let request = request.into_inner();
+        let game_id = checked_id("game_id", &request.game_id)?.to_string();
+        if request.idempotency_key.len() > MAX_IDEMPOTENCY_KEY_BYTES {
+            return Err(ApiError::invalid(
+                "idempotency_key",
+                format!("at most {MAX_IDEMPOTENCY_KEY_BYTES} bytes"),
+            ));
+        }
+        let views = wire::views_on_from_wire(request.update_views)?;
+        let submit = Submit {
+            player_id: player.id,
+            expected_seq: request.expected_seq,
+            idempotency_key: request.idempotency_key.clone(),
+            turn: wire::turn_from_wire(request.action.as_ref())?,
+        };
+        self.on_owner(&game_id, request, &metadata, |game| {
+            let submit = submit.clone();
+            async move {
+                let committed = game.submit(submit).await?;
+                Ok(wire::submit_response(&committed, views))
+            }
+        })
+        .await
+    }
+
+    pub(super) async fn history(
+        &self,
+        request: Request<v1::GetHistoryRequest>,
+    ) -> Result<v1::GetHistoryResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let metadata = request.metadata().clone();
+        let request = request.into_inner();
+        let game_id = checked_id("game_id", &request.game_id)?.to_string();
+        self.on_owner(&game_id, request, &metadata, |game| {
+            let player_id = player.id.clone();
+            async move {
+                let history = game.history().await?;
+                let record = &history.latest.record;
+                let seated = history.latest.state.seat_of(&player_id).is_some();
+                may_look_on(&*self.store, record, seated).await?;
+                let reveal = set_over(&*self.store, record).await?;
+                Ok(wire::history_response(&history, &player_id, reveal))
+            }
+        })
+        .await
+    }
+}

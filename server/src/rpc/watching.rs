@@ -1,0 +1,51 @@
+//! `WatchGame`: a stream of a game as the caller may see it (see `watch`), within the limits
+//! on open streams (per player, and spectators per game), and for a table of a duplicate set
+//! still being played, only for its own players.
+
+use theboss::v1;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::Request;
+
+use super::play::may_look_on;
+use super::{GameService, caller, checked_id};
+use crate::error::ApiError;
+use crate::game_error::GameError;
+use crate::watch::{self, WatchItem, WatchOptions};
+use crate::wire;
+
+impl GameService {
+    pub(super) async fn watch(
+        &self,
+        request: Request<v1::WatchGameRequest>,
+    ) -> Result<ReceiverStream<WatchItem>, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let request = request.into_inner();
+        let views = wire::views_on_from_wire(request.update_views)?;
+        let game_id = checked_id("game_id", &request.game_id)?;
+        let mut game = self.games.get(game_id).await?;
+        let subscription = match game.watch(request.after_seq).await {
+            // The game unloaded in between: load it again.
+            Err(GameError::Unavailable) => {
+                game = self.games.get(game_id).await?;
+                game.watch(request.after_seq).await?
+            }
+            other => other?,
+        };
+        let seated = subscription.latest.state.seat_of(&player.id).is_some();
+        may_look_on(&*self.store, &subscription.latest.record, seated).await?;
+        let permit = self.streams.open(&player.id, game_id, !seated)?;
+        let rx = watch::spawn(
+            game,
+            player.id,
+            subscription,
+            WatchOptions {
+                after_seq: request.after_seq,
+                views,
+                keep_alive: self.keep_alive,
+            },
+            permit,
+            self.stopping.clone(),
+        );
+        Ok(ReceiverStream::new(rx))
+    }
+}

@@ -1,0 +1,186 @@
+//! PostgreSQL, for deployments: `--database-url postgres://…`. The statements are shared with
+//! SQLite (`sql`); this module brings the pool, the migrations, its group commit (a group of
+//! turns in one statement over arrays) and, in [`cluster`], what replicas of one service
+//! share. A connection may carry `options=-c search_path=…` so that tests can give each run
+//! its own schema.
+
+mod cluster;
+
+use std::sync::{Arc, OnceLock};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use sqlx::postgres::{PgPoolOptions, PgQueryResult};
+
+use super::StoreError;
+use super::cluster::Replica;
+use super::group::{Append, GroupCommit, Refused};
+use super::sql::{Backend, SqlStore};
+
+/// The store on PostgreSQL.
+pub type PostgresStore = SqlStore<sqlx::Postgres>;
+
+/// Connections in the pool.
+const CONNECTIONS: u32 = 16;
+/// Groups of appends written at once; the rest of the pool serves reads and other writes.
+const GROUP_LANES: usize = 2;
+const MAX_GROUP: usize = 256;
+
+/// A replica's write to a game goes on only while it owns the game and its lease runs; the
+/// game's row is locked against a takeover until the write commits.
+const FENCE_GAME: &str = "SELECT 1 FROM games g WHERE g.id = $1 AND g.owner = $2 \
+     AND EXISTS (SELECT 1 FROM replicas r WHERE r.id = $2 AND r.lease_until > now()) FOR SHARE OF g";
+/// The notification of one committed action, as the group statement sends it.
+const NOTIFY_ACTION: &str = "SELECT pg_notify('theboss_actions', \
+     json_build_object('g', $1::text, 's', $2::bigint, 'p', $3::text, 'k', $4::text, \
+     'f', $5::int, 't', $7::bigint, 'a', CASE WHEN length($6::text) < 6000 THEN $6::text END)::text)";
+/// A group of simple appends (see `group`) in one statement, one round trip, one
+/// transaction: every action row, and each game's row where something kept there changes.
+/// With a replica ($12), only the games it owns while its lease runs are written (their rows
+/// locked against a takeover meanwhile), and each written action is notified to the other
+/// replicas at commit. Returns the games written.
+const APPEND_GROUP: &str = "WITH input AS ( \
+     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], \
+     $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[]) \
+     AS u(game_id, seq, player_id, idempotency_key, format, payload, at, status, winners, money, acted)), \
+     owned AS (SELECT i.* FROM input i JOIN games g ON g.id = i.game_id \
+     WHERE $12::text IS NULL OR (g.owner = $12 AND EXISTS \
+     (SELECT 1 FROM replicas r WHERE r.id = $12 AND r.lease_until > now())) FOR SHARE OF g), \
+     inserted AS (INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at) \
+     SELECT game_id, seq, player_id, idempotency_key, format, payload, at FROM owned \
+     RETURNING game_id, seq, player_id, idempotency_key, format, payload, at), \
+     updated AS (UPDATE games AS g SET status = o.status, winners = o.winners, money = o.money, \
+     acted = o.acted FROM owned o WHERE g.id = o.game_id \
+     AND (g.status <> o.status OR g.winners <> o.winners OR g.money <> o.money OR g.acted <> o.acted)) \
+     SELECT i.game_id FROM inserted i CROSS JOIN LATERAL \
+     (SELECT pg_notify('theboss_actions', json_build_object('g', i.game_id, 's', i.seq, \
+     'p', i.player_id, 'k', i.idempotency_key, 'f', i.format, 't', i.at, \
+     'a', CASE WHEN length(i.payload) < 6000 THEN i.payload END)::text)) n";
+
+impl Backend for sqlx::Postgres {
+    const BEGIN_WRITE: &'static str = "BEGIN";
+    const LOCK_ROW: &'static str = " FOR UPDATE";
+    const FENCE_GAME: Option<&'static str> = Some(FENCE_GAME);
+    const NOTIFY_ACTION: Option<&'static str> = Some(NOTIFY_ACTION);
+
+    fn rows_affected(result: &PgQueryResult) -> u64 {
+        result.rows_affected()
+    }
+}
+
+impl SqlStore<sqlx::Postgres> {
+    /// Connects and applies the migrations (under an advisory lock, so several servers may
+    /// start at once).
+    pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
+        let pool = PgPoolOptions::new()
+            .max_connections(CONNECTIONS)
+            .connect(url)
+            .await?;
+        sqlx::migrate!("migrations/postgres").run(&pool).await?;
+        let me: Arc<OnceLock<Replica>> = Arc::default();
+        let (writer, replica) = (pool.clone(), me.clone());
+        let group = GroupCommit::start(GROUP_LANES, MAX_GROUP, move |appends| {
+            write_group(writer.clone(), replica.get().map(|r| r.id.clone()), appends)
+        });
+        Ok(SqlStore { pool, group, me })
+    }
+
+    fn replica(&self) -> Result<&Replica, StoreError> {
+        self.me
+            .get()
+            .ok_or_else(|| StoreError::Corrupt("this store has not joined a cluster".into()))
+    }
+
+    /// Creates a new, empty schema named `<prefix><unix seconds>_<random>` in the database at
+    /// `base_url` and returns a URL whose connections use it, so that test runs never see
+    /// each other's data. Schemas with the same prefix older than an hour (left by runs that
+    /// were killed) are dropped.
+    pub async fn fresh_schema(base_url: &str, prefix: &str) -> Result<String, StoreError> {
+        let pool = sqlx::PgPool::connect(base_url).await?;
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs();
+        let existing: Vec<(String,)> = sqlx::query_as(
+            "SELECT schema_name::text FROM information_schema.schemata WHERE starts_with(schema_name, $1)",
+        )
+        .bind(prefix)
+        .fetch_all(&pool)
+        .await?;
+        for (name,) in existing {
+            let created = name
+                .strip_prefix(prefix)
+                .and_then(|rest| rest.split('_').next())
+                .and_then(|secs| secs.parse::<u64>().ok());
+            if created.is_some_and(|t| t + 3600 < now) {
+                // Another run may be dropping it too; either way it goes.
+                let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "DROP SCHEMA IF EXISTS \"{name}\" CASCADE"
+                )))
+                .execute(&pool)
+                .await;
+            }
+        }
+        let schema = format!("{prefix}{now}_{}", uuid::Uuid::new_v4().simple());
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA \"{schema}\"")))
+            .execute(&pool)
+            .await?;
+        pool.close().await;
+        let separator = if base_url.contains('?') { '&' } else { '?' };
+        Ok(format!(
+            "{base_url}{separator}options[search_path]={schema}"
+        ))
+    }
+}
+
+/// A group of appends in one statement, column by column; as replica `me`, only those of
+/// games it owns (the others are refused).
+async fn write_group(
+    pool: sqlx::PgPool,
+    me: Option<String>,
+    appends: Vec<Append>,
+) -> Result<Refused, sqlx::Error> {
+    let n = appends.len();
+    let mut games = Vec::with_capacity(n);
+    let mut seqs = Vec::with_capacity(n);
+    let mut players = Vec::with_capacity(n);
+    let mut keys = Vec::with_capacity(n);
+    let mut formats = Vec::with_capacity(n);
+    let mut payloads = Vec::with_capacity(n);
+    let mut ats = Vec::with_capacity(n);
+    let mut statuses = Vec::with_capacity(n);
+    let mut winners = Vec::with_capacity(n);
+    let mut money = Vec::with_capacity(n);
+    let mut acted = Vec::with_capacity(n);
+    for a in appends {
+        games.push(a.game_id);
+        seqs.push(a.seq);
+        players.push(a.player_id);
+        keys.push(a.idempotency_key);
+        formats.push(a.format);
+        payloads.push(a.payload);
+        ats.push(a.at);
+        statuses.push(a.status);
+        winners.push(a.winners);
+        money.push(a.money);
+        acted.push(a.acted);
+    }
+    let written: Vec<(String,)> = sqlx::query_as(APPEND_GROUP)
+        .bind(&games)
+        .bind(seqs)
+        .bind(players)
+        .bind(keys)
+        .bind(formats)
+        .bind(payloads)
+        .bind(ats)
+        .bind(statuses)
+        .bind(winners)
+        .bind(money)
+        .bind(acted)
+        .bind(me)
+        .fetch_all(&pool)
+        .await?;
+    Ok(games
+        .into_iter()
+        .filter(|g| !written.iter().any(|(w,)| w == g))
+        .collect())
+}

@@ -1,0 +1,528 @@
+//! Games and their action logs: creating a game (within its creator's cap on games that have
+//! not started), committing an action with its effects (the game's row, its seats, what it
+//! rates, the notification of the other replicas), loading games, listing them, and the
+//! games a restart or an expiry sweep must look at.
+//!
+//! Most actions are turns that touch nothing but the log and the game's row: those are
+//! committed in groups (see `group`); joins, leaves and actions that rate take a transaction
+//! of their own.
+
+use std::collections::{BTreeMap, HashMap};
+
+use async_trait::async_trait;
+use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, QueryBuilder, Type};
+
+use super::rows::{self, ActionRow, GameColumns, SeatRow};
+use super::{Backend, SqlStore};
+use crate::domain::{GameRecord, Status};
+use crate::store::group::Append;
+use crate::store::{
+    Effects, GameCursor, GameListing, GamePage, GameQuery, GameStore, StoreError, StoredAction,
+    StoredGame,
+};
+use crate::table::Action;
+
+const INSERT_GAME: &str = "INSERT INTO games (id, players, cities, seed, turn_time_limit, \
+     visibility, ladder, status, winners, created_by, created_at, series_id, series_index, \
+     series_tables, rules_version, owner, seed_salt, seeded) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', '', $8, $9, $10, $11, $12, $13, $14, $15, $16)";
+/// By the partial index `games_open_by_creator`.
+const OPEN_GAMES_OF: &str = "SELECT COUNT(*) FROM games WHERE created_by = $1 AND status = 'open'";
+pub(in crate::store) const INSERT_ACTION: &str = "INSERT INTO actions \
+     (game_id, seq, player_id, idempotency_key, format, payload, at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7)";
+/// Touches the game's row only when something kept there changes (most turns change
+/// nothing: a status moves at the start and at the end, `acted` at a seat's first turn).
+pub(in crate::store) const UPDATE_GAME_STATUS: &str = "UPDATE games \
+     SET status = $1, winners = $2, money = $3, acted = $4 \
+     WHERE id = $5 AND (status <> $1 OR winners <> $2 OR money <> $3 OR acted <> $4)";
+const INSERT_SEAT: &str = "INSERT INTO seats (game_id, seat, player_id) VALUES ($1, $2, $3)";
+const DELETE_SEAT: &str = "DELETE FROM seats WHERE game_id = $1 AND seat = $2";
+/// The game is over: its seats no longer count among its players' live seats.
+const SEATS_OVER: &str = "UPDATE seats SET game_over = TRUE WHERE game_id = $1";
+/// By the primary key (game_id, seq).
+const ACTIONS_OF_GAME: &str = "SELECT seq, player_id, idempotency_key, format, payload, at \
+     FROM actions WHERE game_id = $1 ORDER BY seq";
+/// By the partial index `games_running`.
+const RUNNING_GAMES: &str = "SELECT id FROM games WHERE status = 'running' ORDER BY ord";
+/// By the partial index `games_open_by_age`.
+const EXPIRED_OPEN_GAMES: &str = "SELECT id FROM games WHERE status = 'open' AND created_at < $1 \
+     ORDER BY created_at LIMIT $2";
+/// By the primary key.
+const SET_PROGRESS: &str = "SELECT tables, open_tables FROM series WHERE id = $1";
+
+#[async_trait]
+impl<DB> GameStore for SqlStore<DB>
+where
+    DB: Backend,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'c> &'c Pool<DB>: Executor<'c, Database = DB>,
+    DB::Arguments: IntoArguments<DB>,
+    usize: ColumnIndex<DB::Row>,
+    for<'q> &'q str: Type<DB> + Encode<'q, DB>,
+    for<'q> Option<&'q str>: Type<DB> + Encode<'q, DB>,
+    i64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    i32: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    f64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    bool: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    String: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    Option<String>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    Option<i64>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+{
+    async fn create_game(
+        &self,
+        game: &GameRecord,
+        max_open: Option<u32>,
+    ) -> Result<bool, StoreError> {
+        let Some(max_open) = max_open else {
+            insert_game(&self.pool, game, self.owner_id()).await?;
+            return Ok(true);
+        };
+        let open_games = |db| async move {
+            let (open,): (i64,) = sqlx::query_as(OPEN_GAMES_OF)
+                .bind(game.created_by.as_str())
+                .fetch_one(db)
+                .await?;
+            Ok::<_, StoreError>(open >= i64::from(max_open))
+        };
+        // Read first, without a lock: a creation refused (the common case under a flood)
+        // costs a read, never the write lock the games' commits need.
+        if open_games(&self.pool).await? {
+            return Ok(false);
+        }
+        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        // The creator's row, locked: its concurrent creations wait for this one's count.
+        let locked =
+            sqlx::AssertSqlSafe(format!("{}{}", super::players::PLAYER_BY_ID, DB::LOCK_ROW));
+        let _creator: Option<rows::PlayerRow> = sqlx::query_as(locked)
+            .bind(game.created_by.as_str())
+            .fetch_optional(&mut *tx)
+            .await?;
+        let (open,): (i64,) = sqlx::query_as(OPEN_GAMES_OF)
+            .bind(game.created_by.as_str())
+            .fetch_one(&mut *tx)
+            .await?;
+        if open >= i64::from(max_open) {
+            return Ok(false);
+        }
+        insert_game(&mut *tx, game, self.owner_id()).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn append_action(
+        &self,
+        game_id: &str,
+        action: &StoredAction,
+        effects: &Effects,
+    ) -> Result<(), StoreError> {
+        let seq = i64::try_from(action.seq)
+            .map_err(|_| rows::corrupt(format!("action seq {}", action.seq)))?;
+        let (format, payload) = rows::action_payload(&action.action);
+        let winners = rows::numbers_to_text(effects.winners.iter().copied());
+        let money = rows::money_to_text(&effects.money);
+        let acted = rows::acted_to_text(&effects.acted);
+        // A game's end also marks its seats, and may rate: it takes a transaction of its own.
+        let simple = effects.rating.is_none()
+            && !effects.status.is_over()
+            && !matches!(action.action, Action::Join { .. } | Action::Leave { .. });
+        if simple {
+            return self
+                .group
+                .append(Append {
+                    game_id: game_id.to_string(),
+                    seq,
+                    player_id: action.player_id.clone(),
+                    idempotency_key: action.idempotency_key.clone(),
+                    format,
+                    payload,
+                    at: action.at,
+                    status: effects.status.as_str(),
+                    winners,
+                    money,
+                    acted,
+                })
+                .await;
+        }
+        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        if let (Some(fence), Some(me)) = (DB::FENCE_GAME, self.owner_id()) {
+            let owned: Option<(i32,)> = sqlx::query_as(fence)
+                .bind(game_id)
+                .bind(me)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if owned.is_none() {
+                return Err(StoreError::NotOwner {
+                    game_id: game_id.to_string(),
+                });
+            }
+        }
+        let inserted = sqlx::query(INSERT_ACTION)
+            .bind(game_id)
+            .bind(seq)
+            .bind(action.player_id.as_deref())
+            .bind(action.idempotency_key.as_deref())
+            .bind(format)
+            .bind(payload.as_str())
+            .bind(action.at)
+            .execute(&mut *tx)
+            .await;
+        match inserted {
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(StoreError::Conflict {
+                    game_id: game_id.to_string(),
+                    seq: action.seq,
+                });
+            }
+            other => other?,
+        };
+        match &action.action {
+            Action::Join { seat, player } => {
+                sqlx::query(INSERT_SEAT)
+                    .bind(game_id)
+                    .bind(i64::from(*seat))
+                    .bind(player.id.as_str())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            Action::Leave { seat } => {
+                sqlx::query(DELETE_SEAT)
+                    .bind(game_id)
+                    .bind(i64::from(*seat))
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            _ => {}
+        }
+        update_status(&mut *tx, game_id, effects.status, &winners, &money, &acted).await?;
+        if effects.status.is_over() {
+            sqlx::query(SEATS_OVER)
+                .bind(game_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        if let Some(job) = &effects.rating {
+            Self::rate_in(&mut *tx, job, action.at).await?;
+        }
+        if let (Some(notify), Some(_)) = (DB::NOTIFY_ACTION, self.owner_id()) {
+            sqlx::query(notify)
+                .bind(game_id)
+                .bind(seq)
+                .bind(action.player_id.as_deref())
+                .bind(action.idempotency_key.as_deref())
+                .bind(format)
+                .bind(payload.as_str())
+                .bind(action.at)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn load_game(&self, game_id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let sql = format!("SELECT {} FROM games g WHERE g.id = $1", rows::GAME_COLUMNS);
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(game_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let (record, _, _) = rows::game_from_row(GameColumns::read(&row)?)?;
+        let actions: Vec<ActionRow> = sqlx::query_as(ACTIONS_OF_GAME)
+            .bind(game_id)
+            .fetch_all(&self.pool)
+            .await?;
+        let actions = actions
+            .into_iter()
+            .map(|row| rows::action_from_row(game_id, row))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Some(StoredGame { record, actions }))
+    }
+
+    async fn load_games(
+        &self,
+        game_ids: &[String],
+    ) -> Result<Vec<(String, Result<StoredGame, StoreError>)>, StoreError> {
+        if game_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut sql = QueryBuilder::<DB>::new(format!(
+            "SELECT {} FROM games g WHERE g.id IN (",
+            rows::GAME_COLUMNS
+        ));
+        let mut list = sql.separated(", ");
+        for id in game_ids {
+            list.push_bind(id.as_str());
+        }
+        sql.push(")");
+        let games = sql.build().fetch_all(&self.pool).await?;
+        let mut sql = QueryBuilder::<DB>::new(
+            "SELECT game_id, seq, player_id, idempotency_key, format, payload, at \
+             FROM actions WHERE game_id IN (",
+        );
+        let mut list = sql.separated(", ");
+        for id in game_ids {
+            list.push_bind(id.as_str());
+        }
+        sql.push(") ORDER BY game_id, seq");
+        let actions: Vec<(
+            String,
+            i64,
+            Option<String>,
+            Option<String>,
+            i32,
+            String,
+            i64,
+        )> = sql.build_query_as().fetch_all(&self.pool).await?;
+        let mut logs: HashMap<String, Vec<ActionRow>> = HashMap::new();
+        for (game_id, seq, player_id, key, format, payload, at) in actions {
+            logs.entry(game_id)
+                .or_default()
+                .push((seq, player_id, key, format, payload, at));
+        }
+        let mut records = HashMap::new();
+        for row in games {
+            let record = rows::game_from_row(GameColumns::read(&row)?).map(|(record, _, _)| record);
+            let id = match &record {
+                Ok(record) => record.id.clone(),
+                Err(_) => sqlx::Row::try_get::<String, _>(&row, 0)?,
+            };
+            records.insert(id, record);
+        }
+        Ok(game_ids
+            .iter()
+            .map(|id| {
+                let game = match records.remove(id) {
+                    None => Err(rows::corrupt(format!("game {id} vanished"))),
+                    Some(Err(e)) => Err(e),
+                    Some(Ok(record)) => logs
+                        .remove(id)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|row| rows::action_from_row(id, row))
+                        .collect::<Result<Vec<_>, _>>()
+                        .map(|actions| StoredGame { record, actions }),
+                };
+                (id.clone(), game)
+            })
+            .collect())
+    }
+
+    async fn import_games(&self, games: &[(StoredGame, Effects)]) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        for (stored, effects) in games {
+            let game = &stored.record;
+            insert_game(&mut *tx, game, self.owner_id()).await?;
+            let mut seats = BTreeMap::new();
+            for action in &stored.actions {
+                let seq = i64::try_from(action.seq)
+                    .map_err(|_| rows::corrupt(format!("action seq {}", action.seq)))?;
+                let (format, payload) = rows::action_payload(&action.action);
+                sqlx::query(INSERT_ACTION)
+                    .bind(game.id.as_str())
+                    .bind(seq)
+                    .bind(action.player_id.as_deref())
+                    .bind(action.idempotency_key.as_deref())
+                    .bind(format)
+                    .bind(payload.as_str())
+                    .bind(action.at)
+                    .execute(&mut *tx)
+                    .await?;
+                match &action.action {
+                    Action::Join { seat, player } => {
+                        seats.insert(*seat, player.id.clone());
+                    }
+                    Action::Leave { seat } => {
+                        seats.remove(seat);
+                    }
+                    _ => {}
+                }
+            }
+            for (seat, player_id) in seats {
+                sqlx::query(INSERT_SEAT)
+                    .bind(game.id.as_str())
+                    .bind(i64::from(seat))
+                    .bind(player_id.as_str())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            update_status(
+                &mut *tx,
+                &game.id,
+                effects.status,
+                &rows::numbers_to_text(effects.winners.iter().copied()),
+                &rows::money_to_text(&effects.money),
+                &rows::acted_to_text(&effects.acted),
+            )
+            .await?;
+            if effects.status.is_over() {
+                sqlx::query(SEATS_OVER)
+                    .bind(game.id.as_str())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn running_games(&self) -> Result<Vec<String>, StoreError> {
+        let ids: Vec<(String,)> = sqlx::query_as(RUNNING_GAMES).fetch_all(&self.pool).await?;
+        Ok(ids.into_iter().map(|(id,)| id).collect())
+    }
+
+    async fn expired_open_games(&self, before: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        let ids: Vec<(String,)> = sqlx::query_as(EXPIRED_OPEN_GAMES)
+            .bind(before)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(ids.into_iter().map(|(id,)| id).collect())
+    }
+
+    async fn list_games(&self, query: &GameQuery) -> Result<GamePage, StoreError> {
+        let mut sql = QueryBuilder::<DB>::new(format!(
+            "SELECT {} FROM games g WHERE (g.visibility = 'public' OR g.created_by = ",
+            rows::GAME_COLUMNS
+        ));
+        sql.push_bind(query.viewer.as_str());
+        sql.push(" OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = ");
+        sql.push_bind(query.viewer.as_str());
+        sql.push("))");
+        if !query.statuses.is_empty() {
+            sql.push(" AND g.status IN (");
+            let mut list = sql.separated(", ");
+            for status in &query.statuses {
+                list.push_bind(status.as_str());
+            }
+            sql.push(")");
+        }
+        if let Some(player) = &query.seated {
+            sql.push(
+                " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = ",
+            );
+            sql.push_bind(player.as_str());
+            sql.push(")");
+        }
+        if let Some(after) = &query.after {
+            sql.push(" AND (g.created_at < ");
+            sql.push_bind(after.created_at);
+            sql.push(" OR (g.created_at = ");
+            sql.push_bind(after.created_at);
+            sql.push(" AND g.id < ");
+            sql.push_bind(after.id.as_str());
+            sql.push("))");
+        }
+        // A total order, and the one the contract promises: the order games are inserted
+        // in (`ord`) differs when several are created at once.
+        sql.push(" ORDER BY g.created_at DESC, g.id DESC LIMIT ");
+        sql.push_bind(i64::from(query.limit) + 1);
+        let found = sql.build().fetch_all(&self.pool).await?;
+        let more = found.len() > query.limit as usize;
+        let mut listings = Vec::with_capacity(found.len());
+        let mut last = None;
+        for row in found.iter().take(query.limit as usize) {
+            let (record, status, winners) = rows::game_from_row(GameColumns::read(row)?)?;
+            last = Some(GameCursor {
+                created_at: record.created_at,
+                id: record.id.clone(),
+            });
+            listings.push(GameListing {
+                record,
+                status,
+                seats: Vec::new(),
+                winners,
+            });
+        }
+        if !listings.is_empty() {
+            let mut sql = QueryBuilder::<DB>::new(
+                "SELECT s.game_id, s.seat, p.id, p.display_name, p.is_bot FROM seats s \
+                 JOIN players p ON p.id = s.player_id WHERE s.game_id IN (",
+            );
+            let mut list = sql.separated(", ");
+            for listing in &listings {
+                list.push_bind(listing.record.id.as_str());
+            }
+            sql.push(")");
+            let seats: Vec<SeatRow> = sql.build_query_as().fetch_all(&self.pool).await?;
+            rows::seat_listings(&mut listings, seats)?;
+        }
+        Ok(GamePage {
+            games: listings,
+            next: if more { last } else { None },
+        })
+    }
+
+    async fn set_over(&self, series_id: &str) -> Result<bool, StoreError> {
+        let progress: Option<(i64, i64)> = sqlx::query_as(SET_PROGRESS)
+            .bind(series_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(progress.is_none_or(|(tables, open)| tables < 2 || open == 0))
+    }
+}
+
+/// Records a new game (owned by replica `owner`, if this store is one of several).
+async fn insert_game<'c, DB, E>(
+    db: E,
+    game: &GameRecord,
+    owner: Option<&str>,
+) -> Result<(), StoreError>
+where
+    DB: Backend,
+    E: Executor<'c, Database = DB>,
+    DB::Arguments: IntoArguments<DB>,
+    for<'q> &'q str: Type<DB> + Encode<'q, DB>,
+    for<'q> Option<&'q str>: Type<DB> + Encode<'q, DB>,
+    i64: Type<DB> + for<'q> Encode<'q, DB>,
+    Option<i64>: Type<DB> + for<'q> Encode<'q, DB>,
+    bool: Type<DB> + for<'q> Encode<'q, DB>,
+    String: Type<DB> + for<'q> Encode<'q, DB>,
+{
+    sqlx::query(INSERT_GAME)
+        .bind(game.id.as_str())
+        .bind(i64::from(game.settings.players()))
+        .bind(rows::cities_to_text(game.settings.cities()))
+        .bind(rows::seed_to_column(game.seed))
+        .bind(i64::from(game.settings.turn_time_limit_secs()))
+        .bind(game.settings.visibility().as_str())
+        .bind(game.ladder)
+        .bind(game.created_by.as_str())
+        .bind(game.created_at)
+        .bind(game.series.as_ref().map(|s| s.id.as_str()))
+        .bind(game.series.as_ref().map(|s| i64::from(s.index)))
+        .bind(game.series.as_ref().map_or(0, |s| i64::from(s.tables)))
+        .bind(i64::from(game.settings.rules().number()))
+        .bind(owner)
+        .bind(game.seed_salt.as_deref())
+        .bind(game.seeded)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Writes a game's derived status, winners, money and seats that acted, if they changed.
+async fn update_status<'c, DB, E>(
+    db: E,
+    game_id: &str,
+    status: Status,
+    winners: &str,
+    money: &str,
+    acted: &str,
+) -> Result<(), StoreError>
+where
+    DB: Backend,
+    E: Executor<'c, Database = DB>,
+    DB::Arguments: IntoArguments<DB>,
+    for<'q> &'q str: Type<DB> + Encode<'q, DB>,
+{
+    sqlx::query(UPDATE_GAME_STATUS)
+        .bind(status.as_str())
+        .bind(winners)
+        .bind(money)
+        .bind(acted)
+        .bind(game_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,318 @@
+//! Ratings and duplicate sets: a player's ratings and history, the leaderboard, recording a
+//! set, and the read-rate-write of a rated result, run inside the transaction of the action
+//! that ended the game (so that it moves with the game's end, atomically, and two games
+//! ending at once both count).
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, QueryBuilder, Type};
+
+use super::rows::{self, PlayerRow};
+use super::{Backend, SqlStore};
+use crate::domain::{PlayerInfo, SetTable, Status};
+use crate::rating::{self, PROVISIONAL_GAMES, Rated, Rating};
+use crate::store::{PlayerRatings, RatingJob, RatingRecord, RatingStore, SeriesRecord, StoreError};
+
+const INSERT_RATING_IF_MISSING: &str = "INSERT INTO ratings (player_id, players, mu, sigma, games) \
+     VALUES ($1, $2, $3, $4, 0) ON CONFLICT (player_id, players) DO NOTHING";
+const UPDATE_RATING: &str =
+    "UPDATE ratings SET mu = $1, sigma = $2, games = $3 WHERE player_id = $4 AND players = $5";
+const INSERT_RATING_HISTORY: &str = "INSERT INTO rating_history \
+     (player_id, players, game_id, mu_before, sigma_before, mu, sigma, at) \
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+/// By the primary key (player_id, players).
+const RATING_OF: &str =
+    "SELECT mu, sigma, games FROM ratings WHERE player_id = $1 AND players = $2";
+const LEADERBOARD: &str = "SELECT p.id, p.display_name, p.is_bot, r.mu, r.sigma, r.games \
+     FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.players = $1 AND r.games >= $4 \
+     ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT $2 OFFSET $3";
+const RATINGS_OF: &str =
+    "SELECT players, mu, sigma, games FROM ratings WHERE player_id = $1 ORDER BY players";
+const HISTORY_OF: &str = "SELECT game_id, players, mu_before, sigma_before, mu, sigma, at \
+     FROM rating_history WHERE player_id = $1 ORDER BY at DESC, players LIMIT 100";
+const INSERT_SERIES: &str = "INSERT INTO series (id, players, seed, created_at, tables, open_tables) \
+     VALUES ($1, $2, $3, $4, $5, $5)";
+/// One more table of a set has ended: how many are left (none returned for a set already
+/// counted down, or a series of an earlier version).
+const TABLE_ENDED: &str = "UPDATE series SET open_tables = open_tables - 1 \
+     WHERE id = $1 AND open_tables > 0 RETURNING open_tables";
+/// By the index `games_by_series`.
+const SET_TABLES: &str = "SELECT id, status, money, acted FROM games WHERE series_id = $1 \
+     ORDER BY series_index";
+
+#[async_trait]
+impl<DB> RatingStore for SqlStore<DB>
+where
+    DB: Backend,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    for<'c> &'c Pool<DB>: Executor<'c, Database = DB>,
+    DB::Arguments: IntoArguments<DB>,
+    usize: ColumnIndex<DB::Row>,
+    for<'q> &'q str: Type<DB> + Encode<'q, DB>,
+    for<'q> Option<&'q str>: Type<DB> + Encode<'q, DB>,
+    i64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    i32: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    f64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    bool: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    String: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    Option<String>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    Option<i64>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+{
+    async fn rating(&self, player_id: &str, players: u8) -> Result<Option<Rating>, StoreError> {
+        let row: Option<(f64, f64, i64)> = sqlx::query_as(RATING_OF)
+            .bind(player_id)
+            .bind(i64::from(players))
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|(mu, sigma, games)| {
+            Ok(Rating {
+                mu,
+                sigma,
+                games: rows::games_count(games)?,
+            })
+        })
+        .transpose()
+    }
+
+    async fn leaderboard(
+        &self,
+        players: u8,
+        limit: u32,
+        offset: u64,
+    ) -> Result<Vec<(PlayerInfo, Rating)>, StoreError> {
+        let found: Vec<(String, String, bool, f64, f64, i64)> = sqlx::query_as(LEADERBOARD)
+            .bind(i64::from(players))
+            .bind(i64::from(limit))
+            .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+            .bind(i64::from(PROVISIONAL_GAMES))
+            .fetch_all(&self.pool)
+            .await?;
+        found
+            .into_iter()
+            .map(|(id, display_name, is_bot, mu, sigma, games)| {
+                Ok((
+                    PlayerInfo {
+                        id,
+                        display_name,
+                        is_bot,
+                    },
+                    Rating {
+                        mu,
+                        sigma,
+                        games: rows::games_count(games)?,
+                    },
+                ))
+            })
+            .collect()
+    }
+
+    async fn player_ratings(&self, player_id: &str) -> Result<Option<PlayerRatings>, StoreError> {
+        let player: Option<PlayerRow> = sqlx::query_as(super::players::PLAYER_BY_ID)
+            .bind(player_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        let Some(player) = player else {
+            return Ok(None);
+        };
+        let ratings: Vec<(i64, f64, f64, i64)> = sqlx::query_as(RATINGS_OF)
+            .bind(player_id)
+            .fetch_all(&self.pool)
+            .await?;
+        let history: Vec<(String, i64, f64, f64, f64, f64, i64)> = sqlx::query_as(HISTORY_OF)
+            .bind(player_id)
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(Some(PlayerRatings {
+            player: rows::player_from_row(player),
+            ratings: ratings
+                .into_iter()
+                .map(|(players, mu, sigma, games)| {
+                    Ok((
+                        rows::category(players)?,
+                        Rating {
+                            mu,
+                            sigma,
+                            games: rows::games_count(games)?,
+                        },
+                    ))
+                })
+                .collect::<Result<_, StoreError>>()?,
+            history: history
+                .into_iter()
+                .map(
+                    |(game_id, players, mu_before, sigma_before, mu, sigma, at)| {
+                        Ok(RatingRecord {
+                            game_id,
+                            players: rows::category(players)?,
+                            before: Rating {
+                                mu: mu_before,
+                                sigma: sigma_before,
+                                games: 0,
+                            },
+                            after: Rating {
+                                mu,
+                                sigma,
+                                games: 0,
+                            },
+                            at,
+                        })
+                    },
+                )
+                .collect::<Result<_, StoreError>>()?,
+        }))
+    }
+
+    async fn create_series(&self, series: &SeriesRecord) -> Result<(), StoreError> {
+        sqlx::query(INSERT_SERIES)
+            .bind(series.id.as_str())
+            .bind(series.players.join(","))
+            .bind(rows::seed_to_column(series.seed))
+            .bind(series.created_at)
+            .bind(i64::from(series.tables))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}
+
+impl<DB> SqlStore<DB>
+where
+    DB: Backend,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    DB::Arguments: IntoArguments<DB>,
+    usize: ColumnIndex<DB::Row>,
+    for<'q> &'q str: Type<DB> + Encode<'q, DB>,
+    i64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    f64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    String: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+{
+    /// Does what a game's end asks to rate, inside the transaction of its last action
+    /// (`conn`), at time `at`.
+    pub(super) async fn rate_in(
+        conn: &mut DB::Connection,
+        job: &RatingJob,
+        at: i64,
+    ) -> Result<(), StoreError> {
+        let rated = match job {
+            RatingJob::Game(rated) => Some(rated.clone()),
+            RatingJob::SetTableEnded { series_id } => Self::ended_set(conn, series_id).await?,
+        };
+        match rated {
+            Some(rated) => Self::rate_players(conn, &rated, at).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Counts a set's table as ended; if it was the last, what the set rates. The set's
+    /// row is locked by the count until the commit, so of two tables ending at once the
+    /// second waits and sees the first's result.
+    async fn ended_set(
+        conn: &mut DB::Connection,
+        series_id: &str,
+    ) -> Result<Option<Rated>, StoreError> {
+        let left: Option<(i64,)> = sqlx::query_as(TABLE_ENDED)
+            .bind(series_id)
+            .fetch_optional(&mut *conn)
+            .await?;
+        if left != Some((0,)) {
+            return Ok(None);
+        }
+        let games: Vec<(String, String, String, String)> = sqlx::query_as(SET_TABLES)
+            .bind(series_id)
+            .fetch_all(&mut *conn)
+            .await?;
+        if games.is_empty() {
+            return Ok(None);
+        }
+        let mut sql = QueryBuilder::<DB>::new(
+            "SELECT game_id, seat, player_id FROM seats WHERE game_id IN (",
+        );
+        let mut list = sql.separated(", ");
+        for (id, ..) in &games {
+            list.push_bind(id.as_str());
+        }
+        sql.push(") ORDER BY game_id, seat");
+        let seats: Vec<(String, i64, String)> = sql.build_query_as().fetch_all(&mut *conn).await?;
+        let mut tables = Vec::with_capacity(games.len());
+        for (game_id, status, money, acted) in games {
+            tables.push(SetTable {
+                players: seats
+                    .iter()
+                    .filter(|(g, ..)| *g == game_id)
+                    .map(|(_, _, player)| player.clone())
+                    .collect(),
+                status: Status::parse(&status)
+                    .ok_or_else(|| rows::corrupt(format!("status {status:?}")))?,
+                money: rows::money_from_text(&money)?,
+                acted: rows::acted_from_text(&acted)?,
+                game_id,
+            });
+        }
+        Ok(rating::rated_set(&tables))
+    }
+
+    /// Reads the players' ratings locked (in one order for every writer, so no deadlock),
+    /// rates the result and writes the new ratings and their history.
+    async fn rate_players(
+        conn: &mut DB::Connection,
+        rated: &Rated,
+        at: i64,
+    ) -> Result<(), StoreError> {
+        let mut keys: Vec<(&String, u8)> = rated
+            .categories()
+            .into_iter()
+            .flat_map(|c| rated.players().map(move |p| (p, c)))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        let fresh = Rating::default();
+        let locked = format!("{RATING_OF}{}", DB::LOCK_ROW);
+        let mut before = HashMap::new();
+        for &(player, category) in &keys {
+            sqlx::query(INSERT_RATING_IF_MISSING)
+                .bind(player.as_str())
+                .bind(i64::from(category))
+                .bind(fresh.mu)
+                .bind(fresh.sigma)
+                .execute(&mut *conn)
+                .await?;
+            let (mu, sigma, games): (f64, f64, i64) =
+                sqlx::query_as(sqlx::AssertSqlSafe(locked.clone()))
+                    .bind(player.as_str())
+                    .bind(i64::from(category))
+                    .fetch_one(&mut *conn)
+                    .await?;
+            before.insert(
+                (player.clone(), category),
+                Rating {
+                    mu,
+                    sigma,
+                    games: rows::games_count(games)?,
+                },
+            );
+        }
+        for change in rating::rate_contests(rated, &before) {
+            sqlx::query(UPDATE_RATING)
+                .bind(change.after.mu)
+                .bind(change.after.sigma)
+                .bind(i64::from(change.after.games))
+                .bind(change.player.as_str())
+                .bind(i64::from(change.category))
+                .execute(&mut *conn)
+                .await?;
+            sqlx::query(INSERT_RATING_HISTORY)
+                .bind(change.player.as_str())
+                .bind(i64::from(change.category))
+                .bind(change.game.as_str())
+                .bind(change.before.mu)
+                .bind(change.before.sigma)
+                .bind(change.after.mu)
+                .bind(change.after.sigma)
+                .bind(at)
+                .execute(&mut *conn)
+                .await?;
+        }
+        Ok(())
+    }
+}

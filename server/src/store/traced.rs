@@ -1,0 +1,271 @@
+//! [`Traced`]: a store that gives every call of the one it wraps a `store` span (debug level,
+//! `op` and the ids involved) and its timing and failure metrics
+//! (`theboss_store_duration_seconds`, `theboss_store_errors_total`, by `op`). Every store
+//! the server opens is wrapped, so no backend method has to remember to do it.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use tokio::sync::mpsc;
+use tracing::Instrument;
+
+use super::cluster::{ClusterStore, Leadership, Notification, Ownership, Replica};
+use super::{
+    Effects, Enqueued, GamePage, GameQuery, GameStore, LadderSeat, LadderStore, NewPlayer,
+    PlayerRatings, PlayerStore, RatingStore, SeriesRecord, StoreError, StoredAction, StoredGame,
+};
+use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry};
+use crate::metrics::store_call;
+use crate::rating::Rating;
+
+/// A store whose every call is traced and timed.
+pub struct Traced<S>(S);
+
+impl<S> Traced<S> {
+    pub fn new(store: S) -> Traced<S> {
+        Traced(store)
+    }
+
+    /// The store within.
+    pub fn inner(&self) -> &S {
+        &self.0
+    }
+}
+
+/// Runs a store call in its span, timed.
+macro_rules! traced {
+    ($op:literal, $call:expr) => {
+        store_call($op, $call).instrument(tracing::debug_span!("store", op = $op))
+    };
+    ($op:literal, $call:expr, $($field:tt)+) => {
+        store_call($op, $call).instrument(tracing::debug_span!("store", op = $op, $($field)+))
+    };
+}
+
+#[async_trait]
+impl<S: PlayerStore> PlayerStore for Traced<S> {
+    async fn create_player(&self, new: &NewPlayer) -> Result<(), StoreError> {
+        traced!("create_player", self.0.create_player(new), player = %new.player.id).await
+    }
+
+    async fn player_by_token_hash(&self, hash: &str) -> Result<Option<PlayerInfo>, StoreError> {
+        traced!("player_by_token_hash", self.0.player_by_token_hash(hash)).await
+    }
+}
+
+#[async_trait]
+impl<S: GameStore> GameStore for Traced<S> {
+    async fn create_game(
+        &self,
+        game: &GameRecord,
+        max_open: Option<u32>,
+    ) -> Result<bool, StoreError> {
+        traced!("create_game", self.0.create_game(game, max_open), game = %game.id).await
+    }
+
+    async fn append_action(
+        &self,
+        game_id: &str,
+        action: &StoredAction,
+        effects: &Effects,
+    ) -> Result<(), StoreError> {
+        traced!(
+            "append_action",
+            self.0.append_action(game_id, action, effects),
+            game = %game_id,
+            seq = action.seq
+        )
+        .await
+    }
+
+    async fn load_game(&self, game_id: &str) -> Result<Option<StoredGame>, StoreError> {
+        traced!("load_game", self.0.load_game(game_id), game = %game_id).await
+    }
+
+    async fn load_games(
+        &self,
+        game_ids: &[String],
+    ) -> Result<Vec<(String, Result<StoredGame, StoreError>)>, StoreError> {
+        traced!(
+            "load_games",
+            self.0.load_games(game_ids),
+            games = game_ids.len()
+        )
+        .await
+    }
+
+    async fn import_games(&self, games: &[(StoredGame, Effects)]) -> Result<(), StoreError> {
+        traced!(
+            "import_games",
+            self.0.import_games(games),
+            games = games.len()
+        )
+        .await
+    }
+
+    async fn running_games(&self) -> Result<Vec<String>, StoreError> {
+        traced!("running_games", self.0.running_games()).await
+    }
+
+    async fn expired_open_games(&self, before: i64, limit: u32) -> Result<Vec<String>, StoreError> {
+        traced!(
+            "expired_open_games",
+            self.0.expired_open_games(before, limit)
+        )
+        .await
+    }
+
+    async fn list_games(&self, query: &GameQuery) -> Result<GamePage, StoreError> {
+        traced!("list_games", self.0.list_games(query)).await
+    }
+
+    async fn set_over(&self, series_id: &str) -> Result<bool, StoreError> {
+        traced!("set_over", self.0.set_over(series_id), series = %series_id).await
+    }
+}
+
+#[async_trait]
+impl<S: RatingStore> RatingStore for Traced<S> {
+    async fn rating(&self, player_id: &str, players: u8) -> Result<Option<Rating>, StoreError> {
+        traced!("rating", self.0.rating(player_id, players), player = %player_id).await
+    }
+
+    async fn leaderboard(
+        &self,
+        players: u8,
+        limit: u32,
+        offset: u64,
+    ) -> Result<Vec<(PlayerInfo, Rating)>, StoreError> {
+        traced!("leaderboard", self.0.leaderboard(players, limit, offset)).await
+    }
+
+    async fn player_ratings(&self, player_id: &str) -> Result<Option<PlayerRatings>, StoreError> {
+        traced!("player_ratings", self.0.player_ratings(player_id), player = %player_id).await
+    }
+
+    async fn create_series(&self, series: &SeriesRecord) -> Result<(), StoreError> {
+        traced!("create_series", self.0.create_series(series), series = %series.id).await
+    }
+}
+
+#[async_trait]
+impl<S: LadderStore> LadderStore for Traced<S> {
+    async fn ladder_games_of(&self, player_id: &str) -> Result<Vec<LadderSeat>, StoreError> {
+        traced!("ladder_games_of", self.0.ladder_games_of(player_id), player = %player_id).await
+    }
+
+    async fn enqueue_ladder(&self, entry: &QueueEntry) -> Result<Enqueued, StoreError> {
+        traced!(
+            "enqueue_ladder",
+            self.0.enqueue_ladder(entry),
+            player = %entry.player.id,
+            request = %entry.id
+        )
+        .await
+    }
+
+    async fn ladder_queue(&self) -> Result<Vec<QueueEntry>, StoreError> {
+        traced!("ladder_queue", self.0.ladder_queue()).await
+    }
+
+    async fn answer_ladder(
+        &self,
+        answers: &[(String, Vec<LadderMatch>)],
+    ) -> Result<(), StoreError> {
+        traced!(
+            "answer_ladder",
+            self.0.answer_ladder(answers),
+            requests = answers.len()
+        )
+        .await
+    }
+
+    async fn ladder_answers(
+        &self,
+        entry_ids: &[String],
+    ) -> Result<Vec<(String, Option<Vec<LadderMatch>>)>, StoreError> {
+        traced!(
+            "ladder_answers",
+            self.0.ladder_answers(entry_ids),
+            requests = entry_ids.len()
+        )
+        .await
+    }
+
+    async fn forget_ladder_entry(&self, entry_id: &str) -> Result<(), StoreError> {
+        traced!("forget_ladder_entry", self.0.forget_ladder_entry(entry_id), request = %entry_id)
+            .await
+    }
+
+    async fn cancel_ladder(&self, player_id: &str) -> Result<Vec<String>, StoreError> {
+        traced!("cancel_ladder", self.0.cancel_ladder(player_id), player = %player_id).await
+    }
+
+    async fn purge_ladder(&self, alive: &[String]) -> Result<u64, StoreError> {
+        traced!(
+            "purge_ladder",
+            self.0.purge_ladder(alive),
+            replicas = alive.len()
+        )
+        .await
+    }
+}
+
+#[async_trait]
+impl<S: ClusterStore> ClusterStore for Traced<S> {
+    async fn join_cluster(&self, me: &Replica, lease: Duration) -> Result<(), StoreError> {
+        traced!("join_cluster", self.0.join_cluster(me, lease), replica = %me.id).await
+    }
+
+    async fn renew_lease(&self, lease: Duration) -> Result<bool, StoreError> {
+        traced!("renew_lease", self.0.renew_lease(lease)).await
+    }
+
+    async fn leave_cluster(&self) -> Result<(), StoreError> {
+        traced!("leave_cluster", self.0.leave_cluster()).await
+    }
+
+    async fn replicas(&self) -> Result<Vec<Replica>, StoreError> {
+        traced!("replicas", self.0.replicas()).await
+    }
+
+    async fn ownership(&self, game_id: &str) -> Result<Option<Ownership>, StoreError> {
+        traced!("ownership", self.0.ownership(game_id), game = %game_id).await
+    }
+
+    async fn claim_game(&self, game_id: &str) -> Result<bool, StoreError> {
+        traced!("claim_game", self.0.claim_game(game_id), game = %game_id).await
+    }
+
+    async fn claim_orphans(&self, limit: u32) -> Result<Vec<String>, StoreError> {
+        traced!("claim_orphans", self.0.claim_orphans(limit)).await
+    }
+
+    async fn owned_games(&self) -> Result<Vec<String>, StoreError> {
+        traced!("owned_games", self.0.owned_games()).await
+    }
+
+    async fn release_games(&self) -> Result<Vec<String>, StoreError> {
+        traced!("release_games", self.0.release_games()).await
+    }
+
+    async fn actions_after(
+        &self,
+        game_id: &str,
+        seq: u64,
+    ) -> Result<Vec<StoredAction>, StoreError> {
+        traced!("actions_after", self.0.actions_after(game_id, seq), game = %game_id, seq).await
+    }
+
+    async fn notify(&self, notification: &Notification) -> Result<(), StoreError> {
+        traced!("notify", self.0.notify(notification)).await
+    }
+
+    async fn listen(&self) -> Result<mpsc::UnboundedReceiver<Notification>, StoreError> {
+        traced!("listen", self.0.listen()).await
+    }
+
+    async fn try_lead(&self, role: &str) -> Result<Option<Box<dyn Leadership>>, StoreError> {
+        traced!("try_lead", self.0.try_lead(role), role = %role).await
+    }
+}
