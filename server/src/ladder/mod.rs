@@ -132,6 +132,10 @@ struct Waiter {
     notices: mpsc::Sender<Notice>,
     /// The last count told.
     told: Option<u32>,
+    /// Whether its request is in the store. Until then the hub must not read its answer: a
+    /// request not in the store yet would look withdrawn, and its stream be ended while its
+    /// request stays queued.
+    stored: bool,
 }
 
 impl Hub {
@@ -143,9 +147,18 @@ impl Hub {
             Waiter {
                 notices,
                 told: None,
+                stored: false,
             },
         );
         rx
+    }
+
+    /// Marks a request as in the store: from now on its answer is read.
+    fn stored(&self, entry_id: &str) {
+        let mut waiters = self.waiters.lock().expect("not poisoned");
+        if let Some(waiter) = waiters.get_mut(entry_id) {
+            waiter.stored = true;
+        }
     }
 
     /// Forgets a request; returns whether it was still waiting here.
@@ -156,13 +169,10 @@ impl Hub {
 
     fn held(&self, among: Option<&[String]>) -> Vec<String> {
         let waiters = self.waiters.lock().expect("not poisoned");
+        let stored = |id: &String| waiters.get(id).is_some_and(|w| w.stored);
         match among {
-            Some(ids) => ids
-                .iter()
-                .filter(|id| waiters.contains_key(*id))
-                .cloned()
-                .collect(),
-            None => waiters.keys().cloned().collect(),
+            Some(ids) => ids.iter().filter(|id| stored(id)).cloned().collect(),
+            None => waiters.keys().filter(|id| stored(id)).cloned().collect(),
         }
     }
 
@@ -319,6 +329,12 @@ impl Ladder {
         match enqueued? {
             Enqueued::Queued => {
                 tracing::debug!(request = %entry.id, "queued");
+                self.hub.stored(&entry.id);
+                // An answer given between the insert and now was not delivered (the hub
+                // did not read it yet): read it once.
+                self.hub
+                    .deliver(&*self.store, Some(std::slice::from_ref(&entry.id)))
+                    .await;
                 self.signal.notify(LadderSignal::Changed).await;
                 Ok(Request::Waiting(Ticket {
                     notices,
@@ -366,5 +382,36 @@ fn already_seated(seat: LadderSeat) -> LadderMatch {
         players: seat.players,
         already_seated: true,
         series: seat.series,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_request_not_in_the_store_yet_is_not_taken_for_withdrawn() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let hub = Hub::default();
+        let mut notices = hub.add("r1");
+        // The hub reads answers (a poll, another request's answer) before the request's
+        // insert commits: the request must go on waiting.
+        assert!(hub.deliver(&*store, None).await.is_empty());
+        assert!(
+            matches!(notices.try_recv(), Err(mpsc::error::TryRecvError::Empty)),
+            "its stream is still open"
+        );
+        assert!(hub.held(None).is_empty(), "not read until stored");
+        // Once stored, a request the store does not have is withdrawn: its stream ends.
+        hub.stored("r1");
+        assert_eq!(hub.held(None), ["r1"]);
+        hub.deliver(&*store, None).await;
+        assert!(
+            matches!(
+                notices.try_recv(),
+                Err(mpsc::error::TryRecvError::Disconnected)
+            ),
+            "a withdrawn request's stream ends"
+        );
     }
 }
