@@ -19,7 +19,8 @@ GROUP_HEAD = re.compile(r"(?:^|,)\s*([a-z_][a-z0-9_]*)")
 
 def strip_comments_and_tests(text: str) -> str:
     """Drops line comments (doc comments mention modules without depending on them) and the
-    test modules at the end of a file (tests may use any module, e.g. `crate::testing`)."""
+    test modules at the end of a file (tests may use any module, e.g. `crate::testing`; so
+    may whole test files, which `graph` skips)."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if line.strip() == "#[cfg(test)]" and i + 1 < len(lines):
@@ -37,12 +38,30 @@ def module_of(src: pathlib.Path, file: pathlib.Path) -> str | None:
     return rel.parts[0]
 
 
+TEST_MODULE = re.compile(r"#\[cfg\(test\)\]\s*\n\s*(?:pub(?:\([a-z]+\))?\s+)?mod\s+(\w+)\s*;")
+
+
+def test_only_files(src: pathlib.Path) -> set[pathlib.Path]:
+    """Files that are whole test modules (`#[cfg(test)] mod name;`), with what they declare."""
+    found: set[pathlib.Path] = set()
+    for file in src.rglob("*.rs"):
+        base = file.parent if file.name in ("mod.rs", "lib.rs", "main.rs") else file.with_suffix("")
+        for name in TEST_MODULE.findall(file.read_text()):
+            for child in (base / f"{name}.rs", base / name / "mod.rs"):
+                if child.exists():
+                    found.add(child)
+                    if child.name == "mod.rs":
+                        found.update(child.parent.rglob("*.rs"))
+    return found
+
+
 def graph(src: pathlib.Path) -> dict[str, set[str]]:
     modules = {module_of(src, f) for f in src.rglob("*.rs")} - {None}
     edges: dict[str, set[str]] = {m: set() for m in modules}
+    tests = test_only_files(src)
     for file in src.rglob("*.rs"):
         here = module_of(src, file)
-        if here is None:
+        if here is None or file in tests:
             continue
         text = strip_comments_and_tests(file.read_text())
         named = set(CRATE_PATH.findall(text))

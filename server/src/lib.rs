@@ -113,6 +113,15 @@ impl<S: Store> From<Arc<S>> for Storage {
 /// What `theboss-server` does once its configuration is parsed and logging set up: opens the
 /// store, binds, and serves until `shutdown` completes.
 pub async fn serve(config: &Config, shutdown: impl Future<Output = ()>) -> Result<(), ServerError> {
+    // Metrics first, so that what the store finds as it opens is recorded. The endpoint
+    // outlives the gRPC server's drain by a moment: it ends when `run` returns.
+    let (metrics_stop, metrics_stopped) = tokio::sync::oneshot::channel::<()>();
+    if let Some(addr) = config.metrics_listen {
+        metrics::start(addr, async move {
+            let _ = metrics_stopped.await;
+        })
+        .await?;
+    }
     let (store, shared) = store::open_shared(config.database_url.expose())
         .await
         .map_err(ServerError::Store)?;
@@ -126,14 +135,6 @@ pub async fn serve(config: &Config, shutdown: impl Future<Output = ()>) -> Resul
         store,
         cluster: shared.map(|shared| (shared, config.cluster_options())),
     };
-    // The endpoint outlives the gRPC server's drain by a moment: it ends when `run` returns.
-    let (metrics_stop, metrics_stopped) = tokio::sync::oneshot::channel::<()>();
-    if let Some(addr) = config.metrics_listen {
-        metrics::start(addr, async move {
-            let _ = metrics_stopped.await;
-        })
-        .await?;
-    }
     net::raise_fd_limit();
     let served = run(listener, storage, config.options(), shutdown).await;
     let _ = metrics_stop.send(());

@@ -133,6 +133,7 @@ const WATCH_STREAMS: &str = "theboss_watch_streams";
 const WATCH_LAGGED: &str = "theboss_watch_lagged_total";
 const STORE_DURATION: &str = "theboss_store_duration_seconds";
 const STORE_ERRORS: &str = "theboss_store_errors_total";
+const STORE_AUTOVACUUM_OFF: &str = "theboss_store_autovacuum_off";
 const LADDER_QUEUE: &str = "theboss_ladder_queue_length";
 const LADDER_GAMES_FORMED: &str = "theboss_ladder_games_formed_total";
 const LEASE_HELD: &str = "theboss_replica_lease_held";
@@ -164,6 +165,10 @@ fn describe() {
         "Games live in memory: their actors (owners and followers)"
     );
     describe_gauge!(GAMES_OWNED, "Games this server runs (their one writer)");
+    describe_gauge!(
+        STORE_AUTOVACUUM_OFF,
+        "1 when PostgreSQL's autovacuum is off: its tables get no statistics unless ANALYZE is run"
+    );
     describe_gauge!(WATCH_STREAMS, "Open WatchGame streams");
     describe_counter!(
         WATCH_LAGGED,
@@ -218,6 +223,12 @@ pub fn game_actors(delta: f64) {
 /// This server started (+1) or stopped (-1) running a game as its owner.
 pub fn games_owned(delta: f64) {
     gauge!(GAMES_OWNED).increment(delta);
+}
+
+/// Whether the PostgreSQL database runs without autovacuum (so without statistics, unless
+/// the operator runs `ANALYZE`).
+pub fn store_autovacuum_off(off: bool) {
+    gauge!(STORE_AUTOVACUUM_OFF).set(if off { 1.0 } else { 0.0 });
 }
 
 /// A `WatchGame` stream opened (+1) or closed (-1).

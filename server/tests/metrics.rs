@@ -134,3 +134,21 @@ async fn the_counters_move_with_the_games() {
     assert!(value(&now, "theboss_turn_timeouts_total", &[]) >= 6.0);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_postgres_store_reports_whether_its_database_gathers_statistics() {
+    let metrics = theboss_server::metrics::start(
+        "127.0.0.1:0".parse().unwrap(),
+        std::future::pending::<()>(),
+    )
+    .await
+    .expect("the metrics endpoint starts");
+    let _store = theboss_server::testing::postgres_store().await;
+    let text = scrape(metrics).await;
+    let sample = text
+        .lines()
+        .find(|line| line.starts_with("theboss_store_autovacuum_off "))
+        .unwrap_or_else(|| panic!("no autovacuum gauge in:\n{text}"));
+    let off = value(&text, "theboss_store_autovacuum_off", &[]);
+    assert!(off == 0.0 || off == 1.0, "{sample}");
+}

@@ -769,7 +769,8 @@ async fn listing_filters_and_pages(store: &dyn Store) {
         late.created_at = created_at;
         store.create_game(&late, None).await.unwrap();
     }
-    query.statuses = vec![Status::Open];
+    // Asked for with another status besides (each status is read on its own and merged).
+    query.statuses = vec![Status::Running, Status::Open];
     query.viewer = other.player.id.clone();
     query.limit = 2;
     query.after = None;

@@ -40,3 +40,5 @@ ALTER TABLE seats ADD COLUMN game_over BOOLEAN NOT NULL DEFAULT FALSE;
 UPDATE seats SET game_over = TRUE
     WHERE game_id IN (SELECT id FROM games WHERE status IN ('finished', 'aborted'));
 CREATE INDEX seats_live_by_player ON seats (player_id) WHERE NOT game_over;
+-- ListGames, one status at a time, newest first: a page costs a page, whatever the history.
+CREATE INDEX games_listing ON games (status, created_at DESC, id DESC);

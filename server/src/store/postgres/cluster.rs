@@ -18,30 +18,32 @@ use crate::store::cluster::{
 use crate::store::sql::rows::{self, ActionRow};
 use crate::store::{StoreError, StoredAction};
 
-const ACTIONS_CHANNEL: &str = "theboss_actions";
-const LADDER_CHANNEL: &str = "theboss_ladder";
-const CLUSTER_CHANNEL: &str = "theboss_cluster";
+pub(in crate::store) const ACTIONS_CHANNEL: &str = "theboss_actions";
+pub(in crate::store) const LADDER_CHANNEL: &str = "theboss_ladder";
+pub(in crate::store) const CLUSTER_CHANNEL: &str = "theboss_cluster";
 
-const JOIN_CLUSTER: &str = "INSERT INTO replicas (id, url, started_at, lease_until) \
+pub(in crate::store) const JOIN_CLUSTER: &str = "INSERT INTO replicas (id, url, started_at, lease_until) \
      VALUES ($1, $2, $3, now() + make_interval(secs => $4)) ON CONFLICT (id) \
      DO UPDATE SET url = excluded.url, lease_until = excluded.lease_until";
-const RENEW_LEASE: &str =
+pub(in crate::store) const RENEW_LEASE: &str =
     "UPDATE replicas SET lease_until = now() + make_interval(secs => $2) WHERE id = $1";
-const RELEASE_GAMES: &str = "UPDATE games SET owner = NULL WHERE owner = $1 RETURNING id";
+pub(in crate::store) const RELEASE_GAMES: &str =
+    "UPDATE games SET owner = NULL WHERE owner = $1 RETURNING id";
 /// By the partial index `games_by_owner`.
-const OWNED_GAMES: &str =
+pub(in crate::store) const OWNED_GAMES: &str =
     "SELECT id FROM games WHERE owner = $1 AND status IN ('open', 'running') ORDER BY ord";
-const LEAVE_CLUSTER: &str = "DELETE FROM replicas WHERE id = $1";
-const LIVE_REPLICAS: &str = "SELECT id, url FROM replicas WHERE lease_until > now() ORDER BY id";
-const OWNERSHIP: &str = "SELECT g.status, g.owner, r.url, r.lease_until > now() \
+pub(in crate::store) const LEAVE_CLUSTER: &str = "DELETE FROM replicas WHERE id = $1";
+pub(in crate::store) const LIVE_REPLICAS: &str =
+    "SELECT id, url FROM replicas WHERE lease_until > now() ORDER BY id";
+pub(in crate::store) const OWNERSHIP: &str = "SELECT g.status, g.owner, r.url, r.lease_until > now() \
      FROM games g LEFT JOIN replicas r ON r.id = g.owner WHERE g.id = $1";
-const CLAIM_GAME: &str = "UPDATE games g SET owner = $2 WHERE g.id = $1 \
+pub(in crate::store) const CLAIM_GAME: &str = "UPDATE games g SET owner = $2 WHERE g.id = $1 \
      AND g.status IN ('open', 'running') \
      AND (g.owner IS NULL OR g.owner = $2 OR NOT EXISTS \
      (SELECT 1 FROM replicas r WHERE r.id = g.owner AND r.lease_until > now())) \
      AND EXISTS (SELECT 1 FROM replicas me WHERE me.id = $2 AND me.lease_until > now()) \
      RETURNING g.id";
-const CLAIM_ORPHANS: &str = "UPDATE games g SET owner = $1 WHERE g.id IN ( \
+pub(in crate::store) const CLAIM_ORPHANS: &str = "UPDATE games g SET owner = $1 WHERE g.id IN ( \
      SELECT o.id FROM games o WHERE o.status IN ('open', 'running') \
      AND (o.owner IS NULL OR NOT EXISTS \
      (SELECT 1 FROM replicas r WHERE r.id = o.owner AND r.lease_until > now())) \
@@ -49,12 +51,12 @@ const CLAIM_ORPHANS: &str = "UPDATE games g SET owner = $1 WHERE g.id IN ( \
      AND EXISTS (SELECT 1 FROM replicas me WHERE me.id = $1 AND me.lease_until > now()) \
      RETURNING g.id";
 /// By the primary key (game_id, seq).
-const ACTIONS_AFTER: &str = "SELECT seq, player_id, idempotency_key, format, payload, at \
+pub(in crate::store) const ACTIONS_AFTER: &str = "SELECT seq, player_id, idempotency_key, format, payload, at \
      FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq";
-const NOTIFY: &str = "SELECT pg_notify($1, $2)";
+pub(in crate::store) const NOTIFY: &str = "SELECT pg_notify($1, $2)";
 /// Advisory locks are the database's, not a schema's: the key names the schema too, so that
 /// services in different schemas of one database (tests, benchmarks) elect their own.
-const TRY_ADVISORY_LOCK: &str =
+pub(in crate::store) const TRY_ADVISORY_LOCK: &str =
     "SELECT pg_try_advisory_lock(hashtextextended(current_schema() || '/' || $1, 0))";
 
 /// An advisory lock held on a connection of its own; a keeper checks the connection and

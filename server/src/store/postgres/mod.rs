@@ -5,6 +5,8 @@
 //! its own schema.
 
 mod cluster;
+#[cfg(test)]
+mod plans;
 
 use std::sync::{Arc, OnceLock};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -27,10 +29,10 @@ const MAX_GROUP: usize = 256;
 
 /// A replica's write to a game goes on only while it owns the game and its lease runs; the
 /// game's row is locked against a takeover until the write commits.
-const FENCE_GAME: &str = "SELECT 1 FROM games g WHERE g.id = $1 AND g.owner = $2 \
+pub(in crate::store) const FENCE_GAME: &str = "SELECT 1 FROM games g WHERE g.id = $1 AND g.owner = $2 \
      AND EXISTS (SELECT 1 FROM replicas r WHERE r.id = $2 AND r.lease_until > now()) FOR SHARE OF g";
 /// The notification of one committed action, as the group statement sends it.
-const NOTIFY_ACTION: &str = "SELECT pg_notify('theboss_actions', \
+pub(in crate::store) const NOTIFY_ACTION: &str = "SELECT pg_notify('theboss_actions', \
      json_build_object('g', $1::text, 's', $2::bigint, 'p', $3::text, 'k', $4::text, \
      'f', $5::int, 't', $7::bigint, 'a', CASE WHEN length($6::text) < 6000 THEN $6::text END)::text)";
 /// A group of simple appends (see `group`) in one statement, one round trip, one
@@ -38,7 +40,7 @@ const NOTIFY_ACTION: &str = "SELECT pg_notify('theboss_actions', \
 /// With a replica ($12), only the games it owns while its lease runs are written (their rows
 /// locked against a takeover meanwhile), and each written action is notified to the other
 /// replicas at commit. Returns the games written.
-const APPEND_GROUP: &str = "WITH input AS ( \
+pub(in crate::store) const APPEND_GROUP: &str = "WITH input AS ( \
      SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], \
      $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[]) \
      AS u(game_id, seq, player_id, idempotency_key, format, payload, at, status, winners, money, acted)), \
@@ -55,6 +57,25 @@ const APPEND_GROUP: &str = "WITH input AS ( \
      (SELECT pg_notify('theboss_actions', json_build_object('g', i.game_id, 's', i.seq, \
      'p', i.player_id, 'k', i.idempotency_key, 'f', i.format, 't', i.at, \
      'a', CASE WHEN length(i.payload) < 6000 THEN i.payload END)::text)) n";
+
+/// Tells the operator when the database gathers no statistics by itself: with autovacuum
+/// off, tables are never analyzed unless someone runs `ANALYZE`. The statements are written
+/// to be right without statistics (`plans` checks them), but the operator should know.
+async fn check_autovacuum(pool: &sqlx::PgPool) -> Result<(), StoreError> {
+    let setting: String = sqlx::query_scalar("SELECT current_setting('autovacuum')")
+        .fetch_one(pool)
+        .await?;
+    let off = setting != "on";
+    crate::metrics::store_autovacuum_off(off);
+    if off {
+        tracing::warn!(
+            autovacuum = %setting,
+            "PostgreSQL's autovacuum is off: its tables are never analyzed by themselves; \
+             run ANALYZE on a schedule (README, \"What the server needs from PostgreSQL\")"
+        );
+    }
+    Ok(())
+}
 
 impl Backend for sqlx::Postgres {
     const BEGIN_WRITE: &'static str = "BEGIN";
@@ -76,6 +97,7 @@ impl SqlStore<sqlx::Postgres> {
             .connect(url)
             .await?;
         sqlx::migrate!("migrations/postgres").run(&pool).await?;
+        check_autovacuum(&pool).await?;
         let me: Arc<OnceLock<Replica>> = Arc::default();
         let (writer, replica) = (pool.clone(), me.clone());
         let group = GroupCommit::start(GROUP_LANES, MAX_GROUP, move |appends| {

@@ -22,12 +22,13 @@ use crate::store::{
 };
 use crate::table::Action;
 
-const INSERT_GAME: &str = "INSERT INTO games (id, players, cities, seed, turn_time_limit, \
+pub(in crate::store) const INSERT_GAME: &str = "INSERT INTO games (id, players, cities, seed, turn_time_limit, \
      visibility, ladder, status, winners, created_by, created_at, series_id, series_index, \
      series_tables, rules_version, owner, seed_salt, seeded) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, 'open', '', $8, $9, $10, $11, $12, $13, $14, $15, $16)";
 /// By the partial index `games_open_by_creator`.
-const OPEN_GAMES_OF: &str = "SELECT COUNT(*) FROM games WHERE created_by = $1 AND status = 'open'";
+pub(in crate::store) const OPEN_GAMES_OF: &str =
+    "SELECT COUNT(*) FROM games WHERE created_by = $1 AND status = 'open'";
 pub(in crate::store) const INSERT_ACTION: &str = "INSERT INTO actions \
      (game_id, seq, player_id, idempotency_key, format, payload, at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7)";
@@ -36,20 +37,24 @@ pub(in crate::store) const INSERT_ACTION: &str = "INSERT INTO actions \
 pub(in crate::store) const UPDATE_GAME_STATUS: &str = "UPDATE games \
      SET status = $1, winners = $2, money = $3, acted = $4 \
      WHERE id = $5 AND (status <> $1 OR winners <> $2 OR money <> $3 OR acted <> $4)";
-const INSERT_SEAT: &str = "INSERT INTO seats (game_id, seat, player_id) VALUES ($1, $2, $3)";
-const DELETE_SEAT: &str = "DELETE FROM seats WHERE game_id = $1 AND seat = $2";
+pub(in crate::store) const INSERT_SEAT: &str =
+    "INSERT INTO seats (game_id, seat, player_id) VALUES ($1, $2, $3)";
+pub(in crate::store) const DELETE_SEAT: &str = "DELETE FROM seats WHERE game_id = $1 AND seat = $2";
 /// The game is over: its seats no longer count among its players' live seats.
-const SEATS_OVER: &str = "UPDATE seats SET game_over = TRUE WHERE game_id = $1";
+pub(in crate::store) const SEATS_OVER: &str =
+    "UPDATE seats SET game_over = TRUE WHERE game_id = $1";
 /// By the primary key (game_id, seq).
-const ACTIONS_OF_GAME: &str = "SELECT seq, player_id, idempotency_key, format, payload, at \
+pub(in crate::store) const ACTIONS_OF_GAME: &str = "SELECT seq, player_id, idempotency_key, format, payload, at \
      FROM actions WHERE game_id = $1 ORDER BY seq";
 /// By the partial index `games_running`.
-const RUNNING_GAMES: &str = "SELECT id FROM games WHERE status = 'running' ORDER BY ord";
+pub(in crate::store) const RUNNING_GAMES: &str =
+    "SELECT id FROM games WHERE status = 'running' ORDER BY ord";
 /// By the partial index `games_open_by_age`.
-const EXPIRED_OPEN_GAMES: &str = "SELECT id FROM games WHERE status = 'open' AND created_at < $1 \
+pub(in crate::store) const EXPIRED_OPEN_GAMES: &str = "SELECT id FROM games WHERE status = 'open' AND created_at < $1 \
      ORDER BY created_at LIMIT $2";
 /// By the primary key.
-const SET_PROGRESS: &str = "SELECT tables, open_tables FROM series WHERE id = $1";
+pub(in crate::store) const SET_PROGRESS: &str =
+    "SELECT tables, open_tables FROM series WHERE id = $1";
 
 #[async_trait]
 impl<DB> GameStore for SqlStore<DB>
@@ -381,43 +386,7 @@ where
     }
 
     async fn list_games(&self, query: &GameQuery) -> Result<GamePage, StoreError> {
-        let mut sql = QueryBuilder::<DB>::new(format!(
-            "SELECT {} FROM games g WHERE (g.visibility = 'public' OR g.created_by = ",
-            rows::GAME_COLUMNS
-        ));
-        sql.push_bind(query.viewer.as_str());
-        sql.push(" OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = ");
-        sql.push_bind(query.viewer.as_str());
-        sql.push("))");
-        if !query.statuses.is_empty() {
-            sql.push(" AND g.status IN (");
-            let mut list = sql.separated(", ");
-            for status in &query.statuses {
-                list.push_bind(status.as_str());
-            }
-            sql.push(")");
-        }
-        if let Some(player) = &query.seated {
-            sql.push(
-                " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = ",
-            );
-            sql.push_bind(player.as_str());
-            sql.push(")");
-        }
-        if let Some(after) = &query.after {
-            sql.push(" AND (g.created_at < ");
-            sql.push_bind(after.created_at);
-            sql.push(" OR (g.created_at = ");
-            sql.push_bind(after.created_at);
-            sql.push(" AND g.id < ");
-            sql.push_bind(after.id.as_str());
-            sql.push("))");
-        }
-        // A total order, and the one the contract promises: the order games are inserted
-        // in (`ord`) differs when several are created at once.
-        sql.push(" ORDER BY g.created_at DESC, g.id DESC LIMIT ");
-        sql.push_bind(i64::from(query.limit) + 1);
-        let found = sql.build().fetch_all(&self.pool).await?;
+        let found = listing::<DB>(query).build().fetch_all(&self.pool).await?;
         let more = found.len() > query.limit as usize;
         let mut listings = Vec::with_capacity(found.len());
         let mut last = None;
@@ -435,16 +404,11 @@ where
             });
         }
         if !listings.is_empty() {
-            let mut sql = QueryBuilder::<DB>::new(
-                "SELECT s.game_id, s.seat, p.id, p.display_name, p.is_bot FROM seats s \
-                 JOIN players p ON p.id = s.player_id WHERE s.game_id IN (",
-            );
-            let mut list = sql.separated(", ");
-            for listing in &listings {
-                list.push_bind(listing.record.id.as_str());
-            }
-            sql.push(")");
-            let seats: Vec<SeatRow> = sql.build_query_as().fetch_all(&self.pool).await?;
+            let ids: Vec<&str> = listings.iter().map(|l| l.record.id.as_str()).collect();
+            let seats: Vec<SeatRow> = seats_of::<DB>(&ids)
+                .build_query_as()
+                .fetch_all(&self.pool)
+                .await?;
             rows::seat_listings(&mut listings, seats)?;
         }
         Ok(GamePage {
@@ -460,6 +424,110 @@ where
             .await?;
         Ok(progress.is_none_or(|(tables, open)| tables < 2 || open == 0))
     }
+}
+
+/// A page of the listing: the games the viewer may see, newest first, one more than the
+/// page holds (to tell whether another follows).
+///
+/// Its cost is bounded by the page, not by the history, on a database with statistics or
+/// without: each status asked for is read on its own by the index `games_listing` (status,
+/// then the listing's order), at most a page each, and the branches merged. (One scan of every game in the listing's order, filtered
+/// by status, reads the whole history to find a page of open tables among finished games.)
+/// With `seated`, a player's own games, newest first: read from the player's seats, so a
+/// page costs the player's history at most.
+pub(in crate::store) fn listing<'q, DB>(query: &'q GameQuery) -> QueryBuilder<DB>
+where
+    DB: Backend,
+    &'q str: Type<DB> + Encode<'q, DB>,
+    i64: Type<DB> + Encode<'q, DB>,
+{
+    let limit = i64::from(query.limit) + 1;
+    let statuses: Vec<Option<&str>> = if query.statuses.is_empty() {
+        vec![None]
+    } else {
+        query.statuses.iter().map(|s| Some(s.as_str())).collect()
+    };
+    let mut sql = QueryBuilder::<DB>::new(format!("SELECT {} FROM (", rows::GAME_COLUMNS));
+    for (branch, status) in statuses.into_iter().enumerate() {
+        if branch > 0 {
+            sql.push(" UNION ALL ");
+        }
+        // A player's own games are found from its seats (by `seats_by_player`), each game
+        // then by its key: the player's history, never everyone's.
+        match &query.seated {
+            Some(player) => {
+                sql.push(format!(
+                    "SELECT * FROM (SELECT {} FROM seats own JOIN games g ON g.id = own.game_id \
+                     WHERE own.player_id = ",
+                    rows::GAME_COLUMNS
+                ));
+                sql.push_bind(player.as_str());
+                sql.push(" AND ");
+            }
+            None => {
+                sql.push(format!(
+                    "SELECT * FROM (SELECT {} FROM games g WHERE ",
+                    rows::GAME_COLUMNS
+                ));
+            }
+        }
+        sql.push("(g.visibility = 'public' OR g.created_by = ");
+        sql.push_bind(query.viewer.as_str());
+        sql.push(" OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = ");
+        sql.push_bind(query.viewer.as_str());
+        sql.push("))");
+        if let Some(status) = status {
+            sql.push(" AND g.status = ");
+            sql.push_bind(status);
+        }
+        if let Some(after) = &query.after {
+            // As a row value, which both databases read as a range of the listing's
+            // indexes: a later page starts where the last ended, not from the newest game.
+            sql.push(" AND (g.created_at, g.id) < (");
+            sql.push_bind(after.created_at);
+            sql.push(", ");
+            sql.push_bind(after.id.as_str());
+            sql.push(")");
+        }
+        if query.seated.is_some() {
+            // Every game of the player's, ordered outside. A subquery with a `LIMIT` (here
+            // none in effect) is planned on its own: the planner cannot fold the page's
+            // order into it and walk every game in the listing's order until the player's
+            // page is full. (SQLite has no bare `OFFSET 0`, PostgreSQL no `LIMIT -1`.)
+            sql.push(" LIMIT ");
+            sql.push_bind(i64::MAX);
+        } else {
+            sql.push(" ORDER BY g.created_at DESC, g.id DESC LIMIT ");
+            sql.push_bind(limit);
+        }
+        sql.push(format!(") b{branch}"));
+    }
+    // A total order, and the one the contract promises: the order games are inserted in
+    // (`ord`) differs when several are created at once.
+    sql.push(") g ORDER BY g.created_at DESC, g.id DESC LIMIT ");
+    sql.push_bind(limit);
+    sql
+}
+
+/// The seats of the listed games, each with its player (looked up by key, one by one: a join
+/// could read every player on a database without statistics).
+pub(in crate::store) fn seats_of<'q, DB>(game_ids: &[&'q str]) -> QueryBuilder<DB>
+where
+    DB: Backend,
+    &'q str: Type<DB> + Encode<'q, DB>,
+{
+    let mut sql = QueryBuilder::<DB>::new(
+        "SELECT s.game_id, s.seat, s.player_id, \
+         (SELECT p.display_name FROM players p WHERE p.id = s.player_id), \
+         (SELECT p.is_bot FROM players p WHERE p.id = s.player_id) \
+         FROM seats s WHERE s.game_id IN (",
+    );
+    let mut list = sql.separated(", ");
+    for id in game_ids {
+        list.push_bind(*id);
+    }
+    sql.push(")");
+    sql
 }
 
 /// Records a new game (owned by replica `owner`, if this store is one of several).

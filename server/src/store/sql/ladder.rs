@@ -10,27 +10,28 @@ use super::{Backend, SqlStore};
 use crate::domain::{LadderMatch, PlayerInfo, QueueEntry, SeriesRef};
 use crate::store::{Enqueued, LadderSeat, LadderStore, StoreError};
 
-const ENQUEUE_LADDER: &str = "INSERT INTO ladder_queue (id, player_id, display_name, is_bot, \
+pub(in crate::store) const ENQUEUE_LADDER: &str = "INSERT INTO ladder_queue (id, player_id, display_name, is_bot, \
      players, duplicate, parallel, replica_id, enqueued_at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 /// By the index `ladder_queue_by_player`.
-const WAITING_OF: &str = "SELECT COUNT(*) FROM ladder_queue WHERE player_id = $1 AND NOT matched";
+pub(in crate::store) const WAITING_OF: &str =
+    "SELECT COUNT(*) FROM ladder_queue WHERE player_id = $1 AND NOT matched";
 /// By the index `ladder_queue_by_time`; the player's name is kept with the request.
-const LADDER_QUEUE: &str = "SELECT id, player_id, display_name, is_bot, players, duplicate, \
+pub(in crate::store) const LADDER_QUEUE: &str = "SELECT id, player_id, display_name, is_bot, players, duplicate, \
      parallel, replica_id, enqueued_at FROM ladder_queue WHERE NOT matched \
      ORDER BY enqueued_at, id";
 /// By the partial index `seats_live_by_player`, then each game by its key.
-const LADDER_GAMES_OF: &str = "SELECT g.id, s.seat, g.players, g.series_id, g.series_index, \
+pub(in crate::store) const LADDER_GAMES_OF: &str = "SELECT g.id, s.seat, g.players, g.series_id, g.series_index, \
      g.series_tables FROM seats s JOIN games g ON g.id = s.game_id \
      WHERE s.player_id = $1 AND NOT s.game_over AND g.ladder AND g.status IN ('open', 'running') \
      ORDER BY g.ord";
-const MARK_LADDER_ANSWERED: &str =
+pub(in crate::store) const MARK_LADDER_ANSWERED: &str =
     "UPDATE ladder_queue SET matched = TRUE WHERE id = $1 AND NOT matched";
-const INSERT_LADDER_MATCH: &str = "INSERT INTO ladder_matches \
+pub(in crate::store) const INSERT_LADDER_MATCH: &str = "INSERT INTO ladder_matches \
      (entry_id, game_id, seat, players, already_seated, series_id, series_index, series_tables) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
-const FORGET_LADDER_ENTRY: &str = "DELETE FROM ladder_queue WHERE id = $1";
-const CANCEL_LADDER: &str =
+pub(in crate::store) const FORGET_LADDER_ENTRY: &str = "DELETE FROM ladder_queue WHERE id = $1";
+pub(in crate::store) const CANCEL_LADDER: &str =
     "DELETE FROM ladder_queue WHERE player_id = $1 AND NOT matched RETURNING id";
 
 type MatchRow = (

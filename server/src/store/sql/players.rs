@@ -8,12 +8,14 @@ use super::{Backend, SqlStore};
 use crate::domain::PlayerInfo;
 use crate::store::{NewPlayer, PlayerStore, StoreError};
 
-const INSERT_PLAYER: &str = "INSERT INTO players (id, display_name, is_bot, token_hash, created_at) \
+pub(in crate::store) const INSERT_PLAYER: &str = "INSERT INTO players (id, display_name, is_bot, token_hash, created_at) \
      VALUES ($1, $2, $3, $4, $5)";
 /// By the unique index on `token_hash`.
-const PLAYER_BY_TOKEN: &str = "SELECT id, display_name, is_bot FROM players WHERE token_hash = $1";
+pub(in crate::store) const PLAYER_BY_TOKEN: &str =
+    "SELECT id, display_name, is_bot FROM players WHERE token_hash = $1";
 /// By the primary key.
-pub(super) const PLAYER_BY_ID: &str = "SELECT id, display_name, is_bot FROM players WHERE id = $1";
+pub(in crate::store) const PLAYER_BY_ID: &str =
+    "SELECT id, display_name, is_bot FROM players WHERE id = $1";
 
 #[async_trait]
 impl<DB> PlayerStore for SqlStore<DB>

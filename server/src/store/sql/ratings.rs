@@ -14,31 +14,37 @@ use crate::domain::{PlayerInfo, SetTable, Status};
 use crate::rating::{self, PROVISIONAL_GAMES, Rated, Rating};
 use crate::store::{PlayerRatings, RatingJob, RatingRecord, RatingStore, SeriesRecord, StoreError};
 
-const INSERT_RATING_IF_MISSING: &str = "INSERT INTO ratings (player_id, players, mu, sigma, games) \
+pub(in crate::store) const INSERT_RATING_IF_MISSING: &str = "INSERT INTO ratings (player_id, players, mu, sigma, games) \
      VALUES ($1, $2, $3, $4, 0) ON CONFLICT (player_id, players) DO NOTHING";
-const UPDATE_RATING: &str =
+pub(in crate::store) const UPDATE_RATING: &str =
     "UPDATE ratings SET mu = $1, sigma = $2, games = $3 WHERE player_id = $4 AND players = $5";
-const INSERT_RATING_HISTORY: &str = "INSERT INTO rating_history \
+pub(in crate::store) const INSERT_RATING_HISTORY: &str = "INSERT INTO rating_history \
      (player_id, players, game_id, mu_before, sigma_before, mu, sigma, at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
 /// By the primary key (player_id, players).
-const RATING_OF: &str =
+pub(in crate::store) const RATING_OF: &str =
     "SELECT mu, sigma, games FROM ratings WHERE player_id = $1 AND players = $2";
-const LEADERBOARD: &str = "SELECT p.id, p.display_name, p.is_bot, r.mu, r.sigma, r.games \
-     FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.players = $1 AND r.games >= $4 \
-     ORDER BY r.mu - 3 * r.sigma DESC, r.player_id LIMIT $2 OFFSET $3";
-const RATINGS_OF: &str =
+/// The page's ratings by the index `ratings_by_score`, then each one's player by its key:
+/// as scalar subqueries, which no planner turns into a join that reads every player (as
+/// PostgreSQL does, on tables it has no statistics of, for a join).
+pub(in crate::store) const LEADERBOARD: &str = "SELECT r.player_id, \
+     (SELECT p.display_name FROM players p WHERE p.id = r.player_id), \
+     (SELECT p.is_bot FROM players p WHERE p.id = r.player_id), r.mu, r.sigma, r.games \
+     FROM (SELECT player_id, mu, sigma, games FROM ratings WHERE players = $1 AND games >= $4 \
+     ORDER BY mu - 3 * sigma DESC, player_id LIMIT $2 OFFSET $3) r \
+     ORDER BY r.mu - 3 * r.sigma DESC, r.player_id";
+pub(in crate::store) const RATINGS_OF: &str =
     "SELECT players, mu, sigma, games FROM ratings WHERE player_id = $1 ORDER BY players";
-const HISTORY_OF: &str = "SELECT game_id, players, mu_before, sigma_before, mu, sigma, at \
+pub(in crate::store) const HISTORY_OF: &str = "SELECT game_id, players, mu_before, sigma_before, mu, sigma, at \
      FROM rating_history WHERE player_id = $1 ORDER BY at DESC, players LIMIT 100";
-const INSERT_SERIES: &str = "INSERT INTO series (id, players, seed, created_at, tables, open_tables) \
+pub(in crate::store) const INSERT_SERIES: &str = "INSERT INTO series (id, players, seed, created_at, tables, open_tables) \
      VALUES ($1, $2, $3, $4, $5, $5)";
 /// One more table of a set has ended: how many are left (none returned for a set already
 /// counted down, or a series of an earlier version).
-const TABLE_ENDED: &str = "UPDATE series SET open_tables = open_tables - 1 \
+pub(in crate::store) const TABLE_ENDED: &str = "UPDATE series SET open_tables = open_tables - 1 \
      WHERE id = $1 AND open_tables > 0 RETURNING open_tables";
 /// By the index `games_by_series`.
-const SET_TABLES: &str = "SELECT id, status, money, acted FROM games WHERE series_id = $1 \
+pub(in crate::store) const SET_TABLES: &str = "SELECT id, status, money, acted FROM games WHERE series_id = $1 \
      ORDER BY series_index";
 
 #[async_trait]

@@ -2,6 +2,9 @@
 //! synchronous commits so an acknowledged action survives a crash of the process or the
 //! machine. Its statements are shared with PostgreSQL (`sql`).
 
+#[cfg(test)]
+mod plans;
+
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;

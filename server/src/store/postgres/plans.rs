@@ -1,0 +1,313 @@
+//! The plans of the statements the server runs on a hot path (each action, call or stream)
+//! or periodically (ladder, lease and expiry ticks), checked on a store with history and
+//! **no statistics**: PostgreSQL never analyzed its tables (this image runs with autovacuum
+//! off, and so may a fresh replica, a restored backup or a bulk import). A plan that reads a
+//! history table whole (a sequential scan, or an index scan with no index condition) fails
+//! the test, naming the statement and the table. Both plans PostgreSQL may use for a
+//! prepared statement are checked: the custom plan of its first executions and the generic
+//! plan it may switch to.
+
+use sqlx::pool::PoolConnection;
+use sqlx::{AssertSqlSafe, Postgres, Row};
+
+use super::cluster::{
+    CLAIM_GAME, CLAIM_ORPHANS, LIVE_REPLICAS, OWNED_GAMES, OWNERSHIP, RELEASE_GAMES, RENEW_LEASE,
+};
+use super::{APPEND_GROUP, FENCE_GAME, PostgresStore};
+use crate::domain::Status;
+use crate::store::sql::{games, ladder, players, ratings};
+use crate::store::{GameCursor, GameQuery};
+
+/// Tables that grow with the service's history: none may be read whole.
+const HISTORY: [&str; 7] = [
+    "games",
+    "players",
+    "actions",
+    "seats",
+    "series",
+    "ratings",
+    "rating_history",
+];
+
+/// Enough history to matter: 20,000 players, 50,000 games (4,000 of them the tables of
+/// 2,000 duplicate sets, a few hundred open or running), their seats and four actions each,
+/// ratings, and a short ladder queue. Inserted in bulk; nothing is analyzed.
+const SEED: &str = "
+INSERT INTO players (id, display_name, is_bot, token_hash, created_at)
+    SELECT 'p' || i, 'Player ' || i, i % 2 = 0, 'h' || i, i FROM generate_series(1, 20000) i;
+INSERT INTO replicas (id, url, started_at, lease_until)
+    VALUES ('r1', 'http://127.0.0.1:1', 0, now() + interval '1 hour');
+INSERT INTO series (id, players, seed, created_at, tables, open_tables)
+    SELECT 's' || i, 'p1,p2', i, i, 2, 0 FROM generate_series(1, 2000) i;
+INSERT INTO games (id, players, cities, seed, turn_time_limit, visibility, ladder, status,
+        winners, created_by, created_at, series_id, series_index, series_tables, money, acted,
+        owner)
+    SELECT 'g' || i, 2, '1,2,3,4,5', i, 0,
+        CASE WHEN i % 10 = 0 THEN 'unlisted' ELSE 'public' END, i % 3 = 0,
+        CASE WHEN i % 500 = 0 THEN 'running' WHEN i % 499 = 0 THEN 'open' ELSE 'finished' END,
+        '0', 'p' || (1 + i % 20000), i,
+        CASE WHEN i <= 4000 THEN 's' || (1 + (i - 1) / 2) END,
+        CASE WHEN i <= 4000 THEN (i - 1) % 2 END,
+        CASE WHEN i <= 4000 THEN 2 ELSE 0 END, '', '',
+        CASE WHEN i % 500 = 0 OR i % 499 = 0 THEN 'r1' END
+    FROM generate_series(1, 50000) i;
+INSERT INTO seats (game_id, seat, player_id, game_over)
+    SELECT 'g' || i, s, 'p' || (1 + (2 * i + s) % 20000), NOT (i % 500 = 0 OR i % 499 = 0)
+    FROM generate_series(1, 50000) i, generate_series(0, 1) s;
+INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at)
+    SELECT 'g' || i, q, 'p' || (1 + (2 * i + q % 2) % 20000), 'k' || q, 2, '{}', i
+    FROM generate_series(1, 50000) i, generate_series(1, 4) q;
+INSERT INTO ratings (player_id, players, mu, sigma, games)
+    SELECT 'p' || i, n, 25 + i % 7, 8, i % 30 FROM generate_series(1, 20000) i,
+        generate_series(0, 2) n;
+INSERT INTO rating_history (player_id, players, game_id, mu_before, sigma_before, mu, sigma, at)
+    SELECT 'p' || (1 + (2 * i) % 20000), 0, 'g' || i, 25, 8, 26, 7, i
+    FROM generate_series(1, 50000) i WHERE i % 3 = 0;
+INSERT INTO ladder_queue (id, player_id, display_name, is_bot, players, duplicate, parallel,
+        replica_id, enqueued_at)
+    SELECT 'q' || i, 'p' || i, 'Player ' || i, TRUE, 2, FALSE, 1, 'r1', i
+    FROM generate_series(1, 20) i;
+";
+
+/// Every hot or periodic statement, with realistic arguments (SQL literals).
+fn statements() -> Vec<(&'static str, String, &'static str)> {
+    let listing = |statuses: &[Status], seated: Option<&str>, after: Option<(i64, &str)>| {
+        let query = GameQuery {
+            statuses: statuses.to_vec(),
+            seated: seated.map(str::to_string),
+            viewer: "p77".into(),
+            limit: 20,
+            after: after.map(|(created_at, id)| GameCursor {
+                created_at,
+                id: id.into(),
+            }),
+        };
+        games::listing::<Postgres>(&query)
+            .sql()
+            .as_str()
+            .to_string()
+    };
+    let fixed = [
+        ("PLAYER_BY_TOKEN", players::PLAYER_BY_TOKEN, "'h77'"),
+        ("PLAYER_BY_ID", players::PLAYER_BY_ID, "'p77'"),
+        ("OPEN_GAMES_OF", games::OPEN_GAMES_OF, "'p77'"),
+        (
+            "UPDATE_GAME_STATUS",
+            games::UPDATE_GAME_STATUS,
+            "'finished', '0', '1,2', '1,1', 'g500'",
+        ),
+        ("SEATS_OVER", games::SEATS_OVER, "'g500'"),
+        ("DELETE_SEAT", games::DELETE_SEAT, "'g499', 1"),
+        ("ACTIONS_OF_GAME", games::ACTIONS_OF_GAME, "'g500'"),
+        ("RUNNING_GAMES", games::RUNNING_GAMES, ""),
+        (
+            "EXPIRED_OPEN_GAMES",
+            games::EXPIRED_OPEN_GAMES,
+            "30000, 100",
+        ),
+        ("SET_PROGRESS", games::SET_PROGRESS, "'s7'"),
+        ("WAITING_OF", ladder::WAITING_OF, "'p7'"),
+        ("LADDER_QUEUE", ladder::LADDER_QUEUE, ""),
+        ("LADDER_GAMES_OF", ladder::LADDER_GAMES_OF, "'p1001'"),
+        ("MARK_LADDER_ANSWERED", ladder::MARK_LADDER_ANSWERED, "'q3'"),
+        ("FORGET_LADDER_ENTRY", ladder::FORGET_LADDER_ENTRY, "'q3'"),
+        ("CANCEL_LADDER", ladder::CANCEL_LADDER, "'p3'"),
+        (
+            "UPDATE_RATING",
+            ratings::UPDATE_RATING,
+            "26.0, 7.0, 3, 'p77', 2",
+        ),
+        ("RATING_OF", ratings::RATING_OF, "'p77', 2"),
+        ("LEADERBOARD", ratings::LEADERBOARD, "0, 11, 0, 10"),
+        (
+            "LEADERBOARD (page 50)",
+            ratings::LEADERBOARD,
+            "2, 11, 550, 10",
+        ),
+        ("RATINGS_OF", ratings::RATINGS_OF, "'p77'"),
+        ("HISTORY_OF", ratings::HISTORY_OF, "'p77'"),
+        ("TABLE_ENDED", ratings::TABLE_ENDED, "'s7'"),
+        ("SET_TABLES", ratings::SET_TABLES, "'s7'"),
+        ("FENCE_GAME", FENCE_GAME, "'g500', 'r1'"),
+        (
+            "APPEND_GROUP",
+            APPEND_GROUP,
+            "ARRAY['g500', 'g1000'], ARRAY[5, 5]::bigint[], ARRAY['p1', 'p2'], \
+             ARRAY['k5', 'k5'], ARRAY[2, 2], ARRAY['{}', '{}'], ARRAY[1, 1]::bigint[], \
+             ARRAY['running', 'running'], ARRAY['', ''], ARRAY['', ''], ARRAY['', ''], 'r1'",
+        ),
+        ("RENEW_LEASE", RENEW_LEASE, "'r1', 5.0"),
+        ("RELEASE_GAMES", RELEASE_GAMES, "'r1'"),
+        ("OWNED_GAMES", OWNED_GAMES, "'r1'"),
+        ("LIVE_REPLICAS", LIVE_REPLICAS, ""),
+        ("OWNERSHIP", OWNERSHIP, "'g500'"),
+        ("CLAIM_GAME", CLAIM_GAME, "'g500', 'r1'"),
+        ("CLAIM_ORPHANS", CLAIM_ORPHANS, "'r1', 500"),
+    ];
+    let mut all: Vec<(&'static str, String, &'static str)> = fixed
+        .into_iter()
+        .map(|(name, sql, args)| (name, sql.to_string(), args))
+        .collect();
+    all.extend([
+        (
+            "listing: the lobby (open and running tables)",
+            listing(&[Status::Open, Status::Running], None, None),
+            "'p77', 'p77', 'open', 21, 'p77', 'p77', 'running', 21, 21",
+        ),
+        (
+            "listing: finished games",
+            listing(&[Status::Finished], None, None),
+            "'p77', 'p77', 'finished', 21, 21",
+        ),
+        (
+            "listing: a player's own games",
+            listing(&[], Some("p77"), None),
+            "'p77', 'p77', 'p77', 9223372036854775807, 21",
+        ),
+        (
+            "listing: every game, a later page",
+            listing(&[], None, Some((25_000, "g25000"))),
+            "'p77', 'p77', 25000, 'g25000', 21, 21",
+        ),
+        (
+            "listing: the seats of a page",
+            games::seats_of::<Postgres>(&["g1", "g2", "g3"])
+                .sql()
+                .as_str()
+                .to_string(),
+            "'g1', 'g2', 'g3'",
+        ),
+    ]);
+    all
+}
+
+/// The scans of history tables in a plan (JSON, as `EXPLAIN (FORMAT JSON)` prints it) that
+/// read their table whole. An index scan without a condition right under a `Limit` reads
+/// only as far as the limit (a page in the index's order), so it is not one.
+fn whole_scans(plan: &serde_json::Value, found: &mut Vec<String>) {
+    scans_under(plan, "", found);
+}
+
+fn scans_under(plan: &serde_json::Value, parent: &str, found: &mut Vec<String>) {
+    if let Some(node) = plan.as_object() {
+        let kind = node.get("Node Type").and_then(|v| v.as_str()).unwrap_or("");
+        let table = node
+            .get("Relation Name")
+            .and_then(|v| v.as_str())
+            .unwrap_or("");
+        if HISTORY.contains(&table) {
+            let unbounded = match kind {
+                "Seq Scan" => true,
+                "Index Scan" | "Index Only Scan" => {
+                    !node.contains_key("Index Cond") && parent != "Limit"
+                }
+                _ => false,
+            };
+            if unbounded {
+                let index = node
+                    .get("Index Name")
+                    .and_then(|v| v.as_str())
+                    .map(|i| format!(" using {i}"))
+                    .unwrap_or_default();
+                found.push(format!("{kind} on {table}{index}"));
+            }
+        }
+        for child in node.values() {
+            scans_under(child, if kind.is_empty() { parent } else { kind }, found);
+        }
+    } else if let Some(items) = plan.as_array() {
+        for item in items {
+            scans_under(item, parent, found);
+        }
+    }
+}
+
+/// The whole scans of one statement's custom and generic plans.
+async fn check(
+    conn: &mut PoolConnection<Postgres>,
+    sql: &str,
+    args: &str,
+) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::raw_sql(AssertSqlSafe(format!("PREPARE checked AS {sql}")))
+        .execute(&mut **conn)
+        .await?;
+    let execute = if args.is_empty() {
+        "EXECUTE checked".to_string()
+    } else {
+        format!("EXECUTE checked({args})")
+    };
+    let mut found = Vec::new();
+    for mode in ["force_custom_plan", "force_generic_plan"] {
+        sqlx::raw_sql(AssertSqlSafe(format!("SET plan_cache_mode = {mode}")))
+            .execute(&mut **conn)
+            .await?;
+        let row = sqlx::query(AssertSqlSafe(format!("EXPLAIN (FORMAT JSON) {execute}")))
+            .fetch_one(&mut **conn)
+            .await?;
+        // `json` arrives as its text: read it as such (sqlx's `json` feature is not needed).
+        let text: String = row.try_get_unchecked(0)?;
+        let plan: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+        let mut scans = Vec::new();
+        whole_scans(&plan, &mut scans);
+        found.extend(scans.into_iter().map(|s| format!("{mode}: {s}")));
+    }
+    sqlx::raw_sql("DEALLOCATE checked; RESET plan_cache_mode")
+        .execute(&mut **conn)
+        .await?;
+    Ok(found)
+}
+
+#[tokio::test]
+async fn no_hot_or_periodic_statement_reads_a_history_table_whole_without_statistics() {
+    let url = crate::testing::fresh_postgres_url().await;
+    let store = PostgresStore::connect(&url).await.unwrap();
+    let mut conn = store.pool.acquire().await.unwrap();
+    sqlx::raw_sql(SEED).execute(&mut *conn).await.unwrap();
+    let analyzed: Option<i64> = sqlx::query_scalar(
+        "SELECT count(*) FROM pg_stat_user_tables WHERE schemaname = current_schema() \
+         AND (last_analyze IS NOT NULL OR last_autoanalyze IS NOT NULL)",
+    )
+    .fetch_one(&mut *conn)
+    .await
+    .unwrap();
+    assert_eq!(analyzed, Some(0), "the check needs tables never analyzed");
+    let mut failures = Vec::new();
+    for (name, sql, args) in statements() {
+        let found = check(&mut conn, &sql, args)
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        failures.extend(found.into_iter().map(|f| format!("{name}: {f}")));
+    }
+    assert!(
+        failures.is_empty(),
+        "statements that read history whole:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn a_sequential_scan_or_an_index_scan_without_a_condition_is_a_whole_read() {
+    let plan = serde_json::json!([{ "Plan": {
+        "Node Type": "Nested Loop",
+        "Plans": [
+            { "Node Type": "Seq Scan", "Relation Name": "games" },
+            { "Node Type": "Index Scan", "Relation Name": "players", "Index Name": "players_pkey",
+              "Index Cond": "(id = 'p1')" },
+            { "Node Type": "Index Scan", "Relation Name": "ratings", "Index Name": "ratings_pkey" },
+            { "Node Type": "Seq Scan", "Relation Name": "ladder_queue" },
+            { "Node Type": "Limit", "Plans": [
+                { "Node Type": "Index Scan", "Relation Name": "games", "Index Name": "games_listing" }
+            ]}
+        ]
+    }}]);
+    let mut found = Vec::new();
+    whole_scans(&plan, &mut found);
+    assert_eq!(
+        found,
+        [
+            "Seq Scan on games",
+            "Index Scan on ratings using ratings_pkey"
+        ]
+    );
+}

@@ -1,0 +1,169 @@
+//! The plans SQLite makes for the statements the server runs on a hot path or periodically,
+//! checked with `EXPLAIN QUERY PLAN` on a database that was never analyzed (SQLite's planner
+//! then works from rules, not from the data): none may scan a history table whole. An
+//! ordered walk of an index that the statement's `LIMIT` stops (a page of the listing) is
+//! bounded by the page, and allowed. PostgreSQL's counterpart is `postgres::plans`.
+
+use sqlx::{AssertSqlSafe, Sqlite};
+
+use super::SqliteStore;
+use crate::domain::Status;
+use crate::store::sql::{games, ladder, players, ratings};
+use crate::store::{GameCursor, GameQuery};
+
+/// Tables that grow with the service's history, by the names and aliases the statements
+/// give them (SQLite's plans name the alias).
+const HISTORY: [(&str, &str); 11] = [
+    ("games", "games"),
+    ("g", "games"),
+    ("players", "players"),
+    ("p", "players"),
+    ("actions", "actions"),
+    ("seats", "seats"),
+    ("s", "seats"),
+    ("own", "seats"),
+    ("series", "series"),
+    ("ratings", "ratings"),
+    ("rating_history", "rating_history"),
+];
+
+/// The statements both backends share (PostgreSQL's own are checked in `postgres::plans`).
+fn statements() -> Vec<(&'static str, String)> {
+    let listing = |statuses: &[Status], seated: Option<&str>, after: Option<(i64, &str)>| {
+        let query = GameQuery {
+            statuses: statuses.to_vec(),
+            seated: seated.map(str::to_string),
+            viewer: "p77".into(),
+            limit: 20,
+            after: after.map(|(created_at, id)| GameCursor {
+                created_at,
+                id: id.into(),
+            }),
+        };
+        games::listing::<Sqlite>(&query).sql().as_str().to_string()
+    };
+    let fixed = [
+        ("PLAYER_BY_TOKEN", players::PLAYER_BY_TOKEN),
+        ("PLAYER_BY_ID", players::PLAYER_BY_ID),
+        ("OPEN_GAMES_OF", games::OPEN_GAMES_OF),
+        ("UPDATE_GAME_STATUS", games::UPDATE_GAME_STATUS),
+        ("SEATS_OVER", games::SEATS_OVER),
+        ("DELETE_SEAT", games::DELETE_SEAT),
+        ("ACTIONS_OF_GAME", games::ACTIONS_OF_GAME),
+        ("RUNNING_GAMES", games::RUNNING_GAMES),
+        ("EXPIRED_OPEN_GAMES", games::EXPIRED_OPEN_GAMES),
+        ("SET_PROGRESS", games::SET_PROGRESS),
+        ("WAITING_OF", ladder::WAITING_OF),
+        ("LADDER_QUEUE", ladder::LADDER_QUEUE),
+        ("LADDER_GAMES_OF", ladder::LADDER_GAMES_OF),
+        ("MARK_LADDER_ANSWERED", ladder::MARK_LADDER_ANSWERED),
+        ("FORGET_LADDER_ENTRY", ladder::FORGET_LADDER_ENTRY),
+        ("CANCEL_LADDER", ladder::CANCEL_LADDER),
+        ("UPDATE_RATING", ratings::UPDATE_RATING),
+        ("RATING_OF", ratings::RATING_OF),
+        ("LEADERBOARD", ratings::LEADERBOARD),
+        ("RATINGS_OF", ratings::RATINGS_OF),
+        ("HISTORY_OF", ratings::HISTORY_OF),
+        ("TABLE_ENDED", ratings::TABLE_ENDED),
+        ("SET_TABLES", ratings::SET_TABLES),
+    ];
+    let mut all: Vec<(&'static str, String)> = fixed
+        .into_iter()
+        .map(|(name, sql)| (name, sql.to_string()))
+        .collect();
+    all.extend([
+        (
+            "listing: the lobby",
+            listing(&[Status::Open, Status::Running], None, None),
+        ),
+        (
+            "listing: a player's own games",
+            listing(&[], Some("p77"), None),
+        ),
+        (
+            "listing: every game, a later page",
+            listing(&[], None, Some((25_000, "g25000"))),
+        ),
+        (
+            "listing: the seats of a page",
+            games::seats_of::<Sqlite>(&["g1", "g2"])
+                .sql()
+                .as_str()
+                .to_string(),
+        ),
+    ]);
+    all
+}
+
+/// The steps of a plan (`EXPLAIN QUERY PLAN`'s details) that read a history table whole.
+fn whole_scans(sql: &str, details: &[String]) -> Vec<String> {
+    let paged = sql.contains("LIMIT") && !details.iter().any(|d| d.contains("TEMP B-TREE"));
+    details
+        .iter()
+        .filter(|detail| {
+            let Some(rest) = detail.strip_prefix("SCAN ") else {
+                return false;
+            };
+            let name = rest.split_whitespace().next().unwrap_or("");
+            let history = HISTORY.iter().any(|(alias, _)| *alias == name);
+            // An ordered walk of an index that the page's LIMIT stops.
+            let walk = rest.contains(" USING INDEX ") || rest.contains(" USING COVERING INDEX ");
+            history && !(paged && walk)
+        })
+        .cloned()
+        .collect()
+}
+
+#[tokio::test]
+async fn no_hot_or_periodic_statement_reads_a_history_table_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("plans.db").display());
+    let store = SqliteStore::connect(&url).await.unwrap();
+    let mut failures = Vec::new();
+    for (name, sql) in statements() {
+        let rows: Vec<(i64, i64, i64, String)> =
+            sqlx::query_as(AssertSqlSafe(format!("EXPLAIN QUERY PLAN {sql}")))
+                .fetch_all(&store.pool)
+                .await
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let details: Vec<String> = rows.into_iter().map(|(_, _, _, d)| d).collect();
+        tracing::debug!(name, ?details, "plan");
+        failures.extend(
+            whole_scans(&sql, &details)
+                .into_iter()
+                .map(|scan| format!("{name}: {scan}")),
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "statements that read history whole:\n{}",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn a_scan_of_a_history_table_is_a_whole_read_unless_a_page_stops_it() {
+    let details = |d: &[&str]| d.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        whole_scans(
+            "SELECT 1",
+            &details(&["SCAN g", "SEARCH p USING INDEX x (id=?)"])
+        ),
+        ["SCAN g"]
+    );
+    assert!(
+        whole_scans(
+            "SELECT 1 LIMIT 5",
+            &details(&["SCAN g USING INDEX games_by_creation"])
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        whole_scans(
+            "SELECT 1 LIMIT 5",
+            &details(&["SCAN g USING INDEX x", "USE TEMP B-TREE FOR ORDER BY"])
+        ),
+        ["SCAN g USING INDEX x"]
+    );
+    assert!(whole_scans("SELECT 1", &details(&["SCAN ladder_queue"])).is_empty());
+}
