@@ -9,7 +9,9 @@
 //! `where` clause: what the shared statements need from a backend (executors for its pool
 //! and its connections, and the column types they bind and read: integers, reals, booleans,
 //! text, and nullable text and integers). Both backends meet it; the compiler checks each
-//! statement's binds and reads against it.
+//! statement's binds and reads against it. The clause is written out in each module because
+//! Rust does not carry bounds on other types (`&mut DB::Connection`, `i64`, …) through a
+//! supertrait: no "backend" trait could name it once.
 
 pub(super) mod games;
 pub(super) mod ladder;
