@@ -264,33 +264,8 @@ async fn live_seat(game: &GameHandle, player_id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::actor::{self, ActorOptions, Submit};
+    use crate::actor::{self, ActorOptions};
     use crate::limits::{Limits, StreamCounts};
-
-    /// Seats whoever is not seated yet and plays the whole game, with nobody reading the
-    /// streams meanwhile.
-    async fn play_unread(game: &GameHandle, players: &[crate::domain::PlayerInfo]) {
-        for p in players {
-            if game.latest().await.unwrap().state.seat_of(&p.id).is_none() {
-                game.join(p.clone(), None).await.unwrap();
-            }
-        }
-        loop {
-            let latest = game.latest().await.unwrap();
-            let Some(seat) = latest.state.to_move() else {
-                break;
-            };
-            let turn = latest.state.default_turn(seat).unwrap();
-            game.submit(Submit {
-                player_id: players[usize::from(seat)].id.clone(),
-                expected_seq: latest.seq_after(),
-                idempotency_key: String::new(),
-                turn,
-            })
-            .await
-            .unwrap();
-        }
-    }
 
     /// A stream of the game to `player` from its start; the sender stops the server.
     fn stream(
@@ -329,7 +304,7 @@ mod tests {
         game.join(players[0].clone(), Some(0)).await.unwrap();
         let subscription = game.watch(Some(0)).await.unwrap();
         let (mut rx, _stop) = stream(&game, "p0", subscription, false);
-        play_unread(&game, &players).await;
+        actor::fixtures::play_to_end(&game, &players).await;
         let mut seqs = Vec::new();
         while let Some(item) = rx.recv().await {
             let message = item.expect("a seat is never dropped").message().unwrap();
@@ -363,7 +338,7 @@ mod tests {
         let (game, players) = actor::fixtures::two_player_game(store, options).await;
         let subscription = game.watch(Some(0)).await.unwrap();
         let (mut rx, _stop) = stream(&game, "fan", subscription, true);
-        play_unread(&game, &players).await;
+        actor::fixtures::play_to_end(&game, &players).await;
         let mut last_seq = 0;
         let mut ended = None;
         while let Some(item) = rx.recv().await {

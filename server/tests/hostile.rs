@@ -136,23 +136,10 @@ async fn row_2_no_player_of_a_set_sees_a_card_of_a_table_still_played() {
     for stream in &mut streams {
         matches.push(matched(stream).await);
     }
-    let table_of = |t: u32| {
-        let mut at: Vec<(u32, Session)> = matches
-            .iter()
-            .zip(&players)
-            .filter(|(m, _)| m.series_game == t)
-            .map(|(m, p)| (m.seat, p.clone()))
-            .collect();
-        at.sort_by_key(|(s, _)| *s);
-        let id = matches
-            .iter()
-            .find(|m| m.series_game == t)
-            .unwrap()
-            .game_id
-            .clone();
-        (id, at.into_iter().map(|(_, p)| p).collect::<Vec<_>>())
-    };
-    let ((first, at_first), (second, at_second)) = (table_of(0), table_of(1));
+    let ((first, at_first), (second, at_second)) = (
+        set_table(&matches, &players, 0),
+        set_table(&matches, &players, 1),
+    );
     let outsider = player(&server, "Outsider").await;
     play_to_end(&first, &at_first, 9).await;
     // The first table is over; the second is still played with the same deal.

@@ -339,23 +339,10 @@ async fn a_duplicate_set_plays_one_deal_at_two_tables_by_different_players() {
     let tables: std::collections::BTreeSet<&str> =
         matches.iter().map(|m| m.game_id.as_str()).collect();
     assert_eq!(tables.len(), 2);
-    let seated = |table: u32| {
-        let mut at: Vec<(u32, Session)> = matches
-            .iter()
-            .zip(&players)
-            .filter(|(m, _)| m.series_game == table)
-            .map(|(m, p)| (m.seat, p.clone()))
-            .collect();
-        at.sort_by_key(|(seat, _)| *seat);
-        let game = matches
-            .iter()
-            .find(|m| m.series_game == table)
-            .unwrap()
-            .game_id
-            .clone();
-        (game, at.into_iter().map(|(_, p)| p).collect::<Vec<_>>())
-    };
-    let ((first, at_first), (second, at_second)) = (seated(0), seated(1));
+    let ((first, at_first), (second, at_second)) = (
+        set_table(&matches, &players, 0),
+        set_table(&matches, &players, 1),
+    );
     assert_eq!((at_first.len(), at_second.len()), (2, 2));
     // While the set is played, a table is for its own players only.
     let refused = at_first[0].view(&second).await.unwrap_err();

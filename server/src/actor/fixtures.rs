@@ -1,4 +1,5 @@
-//! Games for the server's unit tests: registered players and a live two-player table.
+//! Games for the server's unit tests: registered players, a live two-player table, and
+//! playing it to its end.
 
 use super::*;
 use crate::domain::{Settings, Visibility};
@@ -59,4 +60,30 @@ pub async fn two_player_game(
     )
     .unwrap();
     (game, players)
+}
+
+/// Seats whoever of `players` is not seated yet, then plays the whole game: the default turn
+/// of whoever is to move, each with an idempotency key (`k<seq>`). Nobody reads the game's
+/// streams meanwhile.
+pub async fn play_to_end(game: &GameHandle, players: &[PlayerInfo]) {
+    for p in players {
+        if game.latest().await.unwrap().state.seat_of(&p.id).is_none() {
+            game.join(p.clone(), None).await.unwrap();
+        }
+    }
+    loop {
+        let latest = game.latest().await.unwrap();
+        let Some(seat) = latest.state.to_move() else {
+            break;
+        };
+        let turn = latest.state.default_turn(seat).unwrap();
+        game.submit(Submit {
+            player_id: players[usize::from(seat)].id.clone(),
+            expected_seq: latest.seq_after(),
+            idempotency_key: format!("k{}", latest.seq_after()),
+            turn,
+        })
+        .await
+        .unwrap();
+    }
 }

@@ -75,24 +75,7 @@ async fn a_clock_that_ran_out_while_the_server_was_down_fires_on_restart() {
 async fn rebuilt_batches_are_the_tables_of_the_log() {
     let (store, _dir) = crate::testing::sqlite_store().await;
     let (game, players) = fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
-    for p in &players {
-        game.join(p.clone(), None).await.unwrap();
-    }
-    loop {
-        let latest = game.latest().await.unwrap();
-        let Some(seat) = latest.state.to_move() else {
-            break;
-        };
-        let turn = latest.state.default_turn(seat).unwrap();
-        game.submit(Submit {
-            player_id: players[usize::from(seat)].id.clone(),
-            expected_seq: latest.seq_after(),
-            idempotency_key: format!("k{}", latest.seq_after()),
-            turn,
-        })
-        .await
-        .unwrap();
-    }
+    fixtures::play_to_end(&game, &players).await;
     let stored = store.load_game("g").await.unwrap().unwrap();
     assert!(
         stored.actions.len() > 2 * CHECKPOINT,

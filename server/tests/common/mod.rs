@@ -250,3 +250,26 @@ pub fn check_redaction(
     }
     checked
 }
+
+/// The table `table` of a duplicate set (`series_game`) and its players in seat order, from
+/// the matches each player got (`matches[i]` is `players[i]`'s).
+pub fn set_table(
+    matches: &[v1::LadderMatch],
+    players: &[Session],
+    table: u32,
+) -> (String, Vec<Session>) {
+    let mut at: Vec<(u32, Session)> = matches
+        .iter()
+        .zip(players)
+        .filter(|(m, _)| m.series_game == table)
+        .map(|(m, p)| (m.seat, p.clone()))
+        .collect();
+    at.sort_by_key(|(seat, _)| *seat);
+    let game = matches
+        .iter()
+        .find(|m| m.series_game == table)
+        .expect("a match at that table")
+        .game_id
+        .clone();
+    (game, at.into_iter().map(|(_, p)| p).collect())
+}

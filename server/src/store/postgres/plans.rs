@@ -16,7 +16,6 @@ use super::cluster::{
 use super::{APPEND_GROUP, FENCE_GAME, PostgresStore};
 use crate::domain::Status;
 use crate::store::sql::{games, ladder, players, ratings};
-use crate::store::{GameCursor, GameQuery};
 
 /// Tables that grow with the service's history: none may be read whole.
 const HISTORY: [&str; 7] = [
@@ -71,22 +70,7 @@ INSERT INTO ladder_queue (id, player_id, display_name, is_bot, players, duplicat
 
 /// Every hot or periodic statement, with realistic arguments (SQL literals).
 fn statements() -> Vec<(&'static str, String, &'static str)> {
-    let listing = |statuses: &[Status], seated: Option<&str>, after: Option<(i64, &str)>| {
-        let query = GameQuery {
-            statuses: statuses.to_vec(),
-            seated: seated.map(str::to_string),
-            viewer: "p77".into(),
-            limit: 20,
-            after: after.map(|(created_at, id)| GameCursor {
-                created_at,
-                id: id.into(),
-            }),
-        };
-        games::listing::<Postgres>(&query)
-            .sql()
-            .as_str()
-            .to_string()
-    };
+    let listing = games::listing_sql::<Postgres>;
     let fixed = [
         ("PLAYER_BY_TOKEN", players::PLAYER_BY_TOKEN, "'h77'"),
         ("PLAYER_BY_ID", players::PLAYER_BY_ID, "'p77'"),

@@ -509,6 +509,31 @@ where
     sql
 }
 
+/// The listing's statement as the plans tests check it: viewer `p77`, 20 games a page.
+#[cfg(test)]
+pub(in crate::store) fn listing_sql<DB>(
+    statuses: &[Status],
+    seated: Option<&str>,
+    after: Option<(i64, &str)>,
+) -> String
+where
+    DB: Backend,
+    for<'q> &'q str: Type<DB> + Encode<'q, DB>,
+    for<'q> i64: Type<DB> + Encode<'q, DB>,
+{
+    let query = GameQuery {
+        statuses: statuses.to_vec(),
+        seated: seated.map(str::to_string),
+        viewer: "p77".into(),
+        limit: 20,
+        after: after.map(|(created_at, id)| GameCursor {
+            created_at,
+            id: id.into(),
+        }),
+    };
+    listing::<DB>(&query).sql().as_str().to_string()
+}
+
 /// The seats of the listed games, each with its player (looked up by key, one by one: a join
 /// could read every player on a database without statistics).
 pub(in crate::store) fn seats_of<'q, DB>(game_ids: &[&'q str]) -> QueryBuilder<DB>

@@ -9,7 +9,6 @@ use sqlx::{AssertSqlSafe, Sqlite};
 use super::SqliteStore;
 use crate::domain::Status;
 use crate::store::sql::{games, ladder, players, ratings};
-use crate::store::{GameCursor, GameQuery};
 
 /// Tables that grow with the service's history, by the names and aliases the statements
 /// give them (SQLite's plans name the alias).
@@ -29,19 +28,7 @@ const HISTORY: [(&str, &str); 11] = [
 
 /// The statements both backends share (PostgreSQL's own are checked in `postgres::plans`).
 fn statements() -> Vec<(&'static str, String)> {
-    let listing = |statuses: &[Status], seated: Option<&str>, after: Option<(i64, &str)>| {
-        let query = GameQuery {
-            statuses: statuses.to_vec(),
-            seated: seated.map(str::to_string),
-            viewer: "p77".into(),
-            limit: 20,
-            after: after.map(|(created_at, id)| GameCursor {
-                created_at,
-                id: id.into(),
-            }),
-        };
-        games::listing::<Sqlite>(&query).sql().as_str().to_string()
-    };
+    let listing = games::listing_sql::<Sqlite>;
     let fixed = [
         ("PLAYER_BY_TOKEN", players::PLAYER_BY_TOKEN),
         ("PLAYER_BY_ID", players::PLAYER_BY_ID),
