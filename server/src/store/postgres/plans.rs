@@ -15,7 +15,7 @@ use super::cluster::{
 };
 use super::{APPEND_GROUP, FENCE_GAME, PostgresStore};
 use crate::domain::Status;
-use crate::store::sql::{games, ladder, players, ratings};
+use crate::store::sql::{games, ladder, listing, players, ratings};
 
 /// Tables that grow with the service's history: none may be read whole.
 const HISTORY: [&str; 7] = [
@@ -70,7 +70,7 @@ INSERT INTO ladder_queue (id, player_id, display_name, is_bot, players, duplicat
 
 /// Every hot or periodic statement, with realistic arguments (SQL literals).
 fn statements() -> Vec<(&'static str, String, &'static str)> {
-    let listing = games::listing_sql::<Postgres>;
+    let listing = listing::listing_sql::<Postgres>;
     let fixed = [
         ("PLAYER_BY_TOKEN", players::PLAYER_BY_TOKEN, "'h77'"),
         ("PLAYER_BY_ID", players::PLAYER_BY_ID, "'p77'"),
@@ -155,7 +155,7 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
         ),
         (
             "listing: the seats of a page",
-            games::seats_of::<Postgres>(&["g1", "g2", "g3"])
+            listing::seats_of::<Postgres>(&["g1", "g2", "g3"])
                 .sql()
                 .as_str()
                 .to_string(),

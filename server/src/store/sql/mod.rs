@@ -1,6 +1,7 @@
 //! The one implementation of the store over both SQL backends: [`SqlStore`], generic over the
 //! backend's [`Backend`] (PostgreSQL or SQLite), runs the same statements, written with `$n`
-//! placeholders that both accept, in one module per domain: [`players`], [`games`],
+//! placeholders that both accept, in one module per domain: [`players`], [`games`] (and the
+//! lobby's [`listing`]),
 //! [`ratings`] and [`ladder`]. [`rows`] decodes what they read. A backend brings its pool, its
 //! migrations, its group commit (`group`: how many games' turns are written at once) and a
 //! few statements of its own ([`Backend`]).
@@ -15,6 +16,7 @@
 
 pub(super) mod games;
 pub(super) mod ladder;
+pub(super) mod listing;
 pub(super) mod players;
 pub(super) mod ratings;
 pub(super) mod rows;

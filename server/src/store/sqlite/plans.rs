@@ -8,7 +8,7 @@ use sqlx::{AssertSqlSafe, Sqlite};
 
 use super::SqliteStore;
 use crate::domain::Status;
-use crate::store::sql::{games, ladder, players, ratings};
+use crate::store::sql::{games, ladder, listing, players, ratings};
 
 /// Tables that grow with the service's history, by the names and aliases the statements
 /// give them (SQLite's plans name the alias).
@@ -28,7 +28,7 @@ const HISTORY: [(&str, &str); 11] = [
 
 /// The statements both backends share (PostgreSQL's own are checked in `postgres::plans`).
 fn statements() -> Vec<(&'static str, String)> {
-    let listing = games::listing_sql::<Sqlite>;
+    let listing = listing::listing_sql::<Sqlite>;
     let fixed = [
         ("PLAYER_BY_TOKEN", players::PLAYER_BY_TOKEN),
         ("PLAYER_BY_ID", players::PLAYER_BY_ID),
@@ -73,7 +73,7 @@ fn statements() -> Vec<(&'static str, String)> {
         ),
         (
             "listing: the seats of a page",
-            games::seats_of::<Sqlite>(&["g1", "g2"])
+            listing::seats_of::<Sqlite>(&["g1", "g2"])
                 .sql()
                 .as_str()
                 .to_string(),
