@@ -1,0 +1,67 @@
+"""Regenerates ``theboss/v1/*_pb2*.py(i)`` from ``../proto`` with grpcio-tools.
+
+    python generate_protos.py            # rewrite the generated modules
+    python generate_protos.py --check    # fail if they differ from what proto/ gives (CI)
+
+The version of grpcio-tools is pinned in ``requirements-dev.txt``: the generated code names
+the protobuf and grpcio versions it needs, which ``pyproject.toml``'s dependencies match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import pathlib
+import sys
+import tempfile
+
+from grpc_tools import protoc
+
+HERE = pathlib.Path(__file__).resolve().parent
+PROTO = HERE.parent / "proto"
+
+
+def generate(out: pathlib.Path) -> list[pathlib.Path]:
+    protos = sorted(PROTO.glob("theboss/v1/*.proto"))
+    include = pathlib.Path(protoc.__file__).parent / "_proto"
+    args = [
+        "protoc",
+        f"-I{PROTO}",
+        f"-I{include}",
+        f"--python_out={out}",
+        f"--pyi_out={out}",
+        f"--grpc_python_out={out}",
+        *[str(p.relative_to(PROTO)) for p in protos],
+    ]
+    if protoc.main(args) != 0:
+        sys.exit("protoc failed")
+    return sorted((out / "theboss" / "v1").glob("*_pb2*"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    check = parser.parse_args().check
+    with tempfile.TemporaryDirectory() as tmp:
+        generated = generate(pathlib.Path(tmp))
+        target = HERE / "theboss" / "v1"
+        stale = []
+        for path in generated:
+            mine = target / path.name
+            if not mine.exists() or not filecmp.cmp(path, mine, shallow=False):
+                stale.append(path.name)
+                if not check:
+                    mine.write_bytes(path.read_bytes())
+        extra = {p.name for p in target.glob("*_pb2*")} - {p.name for p in generated}
+        if check and (stale or extra):
+            sys.exit(
+                f"python/theboss/v1 is stale ({', '.join(sorted(stale) + sorted(extra))}): "
+                "run `python python/generate_protos.py`"
+            )
+        for name in extra if not check else ():
+            (target / name).unlink()
+        print(f"{len(generated)} generated modules {'checked' if check else 'written'}")
+
+
+if __name__ == "__main__":
+    main()
