@@ -32,6 +32,7 @@ def main() -> None:
     for i in range(args.games):
         game = play(args.players, args.seed + i)
         outcome = game.outcome()
+        assert outcome is not None, "a game played to its end has an outcome"
         wins.update(outcome.winners)
         print(f"seed {args.seed + i}: money {game.money()} winners {list(outcome.winners)}")
     print("wins by seat:", dict(sorted(wins.items())))

@@ -5,7 +5,8 @@
 //! `$PYTHON`, else `python3`), installs the pinned tools of `requirements-dev.txt`, then the
 //! package itself as a user would (`pip install ./python[pettingzoo,test]`: maturin builds
 //! the extension in release), checks that the generated protobuf modules match `proto/`,
-//! and runs pytest, which starts real servers from the workspace's `theboss-server`. Any
+//! type-checks the package and the examples with mypy (`pyproject.toml` says what), and
+//! runs pytest, which starts real servers from the workspace's `theboss-server`. Any
 //! step that cannot run fails the test: it never skips.
 
 use std::path::{Path, PathBuf};
@@ -73,6 +74,12 @@ fn the_python_kit_builds_installs_and_passes_its_tests() {
         "the generated protobuf modules match proto/",
         Command::new(&venv_python)
             .args(["generate_protos.py", "--check"])
+            .current_dir(kit),
+    );
+    run(
+        "mypy (the package and the examples, against the stubs)",
+        Command::new(venv.join("bin").join("mypy"))
+            .env("PATH", &path)
             .current_dir(kit),
     );
     // The `pytest` script, not `python -m pytest`: the latter puts the working directory on

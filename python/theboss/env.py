@@ -60,9 +60,9 @@ def encode_view(view: model_pb2.GameView) -> np.ndarray:
         base = at + (location.location - 1) * 17
         out[base] = 1
         out[base + 1] = location.face_down
-        for seat, g in enumerate(location.gangsters[:_MAX_SEATS]):
-            out[base + 2 + 2 * seat] = g.experts
-            out[base + 3 + 2 * seat] = g.occasionals
+        for i, g in enumerate(location.gangsters[:_MAX_SEATS]):
+            out[base + 2 + 2 * i] = g.experts
+            out[base + 3 + 2 * i] = g.occasionals
         leader = location.leader + 1 if location.HasField("leader") else 0
         out[base + 10 + leader] = 1
         out[base + 15] = len(location.played)
@@ -135,8 +135,8 @@ class TheBossEnv(AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.game.to_move]
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self._agent_to_move()
 
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.game is not None, "reset() first"
@@ -165,8 +165,12 @@ class TheBossEnv(AECEnv):
                 self.terminations[a] = True
             self.infos = {a: {"money": self.game.money()[self._seat[a]]} for a in self.agents}
         else:
-            self.agent_selection = self.possible_agents[self.game.to_move]  # type: ignore[index]
+            self.agent_selection = self._agent_to_move()
         self._accumulate_rewards()
+
+    def _agent_to_move(self) -> str:
+        assert self.game is not None and self.game.to_move is not None, "a game in play"
+        return self.possible_agents[self.game.to_move]
 
     def render(self) -> Optional[str]:
         if self.game is None:

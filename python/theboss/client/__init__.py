@@ -134,9 +134,9 @@ class Session:
         self,
         players: int = 2,
         *,
-        cities: Sequence[int] = (),
+        cities: Sequence["model_pb2.City"] = (),
         turn_time_limit_seconds: int = 0,
-        visibility: int = model_pb2.VISIBILITY_PUBLIC,
+        visibility: "model_pb2.Visibility" = model_pb2.VISIBILITY_PUBLIC,
         rules_version: int = 0,
         seed: Optional[int] = None,
     ) -> str:
@@ -165,7 +165,7 @@ class Session:
 
     def list_games(
         self,
-        statuses: Iterable[int] = (),
+        statuses: Iterable["model_pb2.GameStatus"] = (),
         *,
         mine: bool = False,
         page_size: int = 0,
@@ -200,7 +200,7 @@ class Session:
         game_id: str,
         *,
         after_seq: Optional[int] = None,
-        update_views: int = gs.UPDATE_VIEWS_ACTION_COMPLETE,
+        update_views: "gs.UpdateViews" = gs.UPDATE_VIEWS_ACTION_COMPLETE,
         silence: float = 45.0,
         reconnect_for: float = 60.0,
     ) -> GameFeed:
@@ -215,7 +215,7 @@ class Session:
         action: model_pb2.TurnAction,
         *,
         idempotency_key: Optional[str] = None,
-        update_views: int = gs.UPDATE_VIEWS_ACTION_COMPLETE,
+        update_views: "gs.UpdateViews" = gs.UPDATE_VIEWS_ACTION_COMPLETE,
     ) -> gs.SubmitActionResponse:
         """Plays a turn chosen from the view with ``seq == expected_seq``. Retried with the
         same idempotency key (a fresh UUID unless given) while the server is unavailable, so

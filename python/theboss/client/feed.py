@@ -45,7 +45,7 @@ class GameFeed:
         session: "Session",
         game_id: str,
         after_seq: Optional[int] = None,
-        update_views: int = gs.UPDATE_VIEWS_ACTION_COMPLETE,
+        update_views: "gs.UpdateViews" = gs.UPDATE_VIEWS_ACTION_COMPLETE,
         silence: float = 45.0,
         reconnect_for: float = 60.0,
     ) -> None:
@@ -108,8 +108,8 @@ class GameFeed:
                     # the current view says where the game is.
                     try:
                         fresh = self.session.view(self.game_id)
-                    except RpcError as error:
-                        if error.code != grpc.StatusCode.UNAVAILABLE:
+                    except RpcError as failed:
+                        if failed.code != grpc.StatusCode.UNAVAILABLE:
                             raise
                     else:
                         self._note(fresh)
