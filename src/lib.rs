@@ -8,6 +8,7 @@ pub mod codec;
 pub mod convert;
 pub mod encoded;
 pub mod fairness;
+pub mod record;
 
 pub mod v1 {
     //! Package `theboss.v1`.

@@ -87,6 +87,7 @@ async fn register(channel: &Channel, name: &str) -> anyhow::Result<(String, Stri
         .register(v1::RegisterRequest {
             display_name: name.into(),
             is_bot: true,
+            description: String::new(),
         })
         .await?
         .into_inner();

@@ -33,6 +33,7 @@ pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, V
         store
             .create_player(&NewPlayer {
                 player: player.clone(),
+                description: String::new(),
                 token_hash: token_hash(&format!("{TOKEN_PREFIX}{i}")),
                 created_at: 0,
             })

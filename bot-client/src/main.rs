@@ -159,6 +159,8 @@ async fn main() -> anyhow::Result<()> {
         Command::Play(args) => play(args).await,
         Command::Ladder(args) => {
             let session = login(&args.server).await?;
+            // The ladder shows what the bot is: its strategy and parameters.
+            session.update_profile(&args.strategy.description()).await?;
             let options = LadderOptions {
                 players: args.players,
                 duplicate: args.duplicate,

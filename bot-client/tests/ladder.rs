@@ -92,7 +92,7 @@ async fn six_bots_of_three_strategies_are_ranked_by_strength() {
             .leaderboard(v1::LeaderboardRequest {
                 players: 0,
                 page_size: 10,
-                page_token: String::new(),
+                ..Default::default()
             })
             .await
             .unwrap()

@@ -189,6 +189,209 @@ pub async fn list(
     Ok(())
 }
 
+/// `boss export`: every finished game of ours (in the time window) as game records, one
+/// JSON per line, newest first.
+pub async fn export(
+    session: &Session,
+    file: &Path,
+    since: Option<prost_types::Timestamp>,
+    until: Option<prost_types::Timestamp>,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    let mut written = std::io::BufWriter::new(std::fs::File::create(file)?);
+    let mut token = String::new();
+    let mut games = 0;
+    loop {
+        let (records, next) = session
+            .export_games(v1::ExportGamesRequest {
+                finished_after: since,
+                finished_before: until,
+                page_size: 200,
+                page_token: token,
+            })
+            .await?;
+        for record in records {
+            writeln!(written, "{record}")?;
+            games += 1;
+        }
+        match next {
+            Some(next) => token = next,
+            None => break,
+        }
+    }
+    written.flush()?;
+    writeln!(out, "{games} games written to {}", file.display())?;
+    Ok(())
+}
+
+/// `boss replay --file`: replays every game record of a file with the engine, offline,
+/// checking that it ends as recorded and that its shuffle is the one committed to.
+pub fn replay_file(file: &Path, out: &mut dyn Write) -> Result<(), CommandError> {
+    use theboss::fairness::Verdict;
+    use theboss::record::GameRecord;
+    let text = std::fs::read_to_string(file)?;
+    let mut failed = 0;
+    let mut games = 0;
+    for (line, json) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        games += 1;
+        let checked = GameRecord::from_json(json).and_then(|r| r.replay().map(|done| (r, done)));
+        match checked {
+            Ok((record, done)) => {
+                let shuffle = match done.shuffle {
+                    Verdict::Verified => "shuffle verified".to_string(),
+                    Verdict::Unavailable => "no commitment to check".to_string(),
+                    Verdict::Mismatch { expected, found } => {
+                        failed += 1;
+                        format!("SHUFFLE MISMATCH: committed {expected}, revealed {found}")
+                    }
+                };
+                writeln!(
+                    out,
+                    "{}: {} players, {} turns, winners {:?}; replayed to the recorded end, {shuffle}",
+                    record.game_id,
+                    record.players,
+                    record.turns.len(),
+                    record.outcome.winners
+                )?;
+            }
+            Err(error) => {
+                failed += 1;
+                writeln!(out, "line {}: {error}", line + 1)?;
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(CommandError::Usage(format!(
+            "{failed} of {games} records failed"
+        )));
+    }
+    writeln!(out, "{games} records replayed")?;
+    Ok(())
+}
+
+/// `boss leaderboard`: a page of established players, best first.
+pub async fn leaderboard(
+    session: &Session,
+    players: u32,
+    kind: v1::PlayerKind,
+    limit: u32,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    let board = session
+        .leaderboard(v1::LeaderboardRequest {
+            players,
+            page_size: limit,
+            kind: kind as i32,
+            ..Default::default()
+        })
+        .await?;
+    let rows: Vec<BoardLine> = board
+        .entries
+        .iter()
+        .map(|e| {
+            let rating = e.rating.unwrap_or_default();
+            BoardLine {
+                rank: e.rank,
+                player_id: e.player_id.clone(),
+                display_name: e.display_name.clone(),
+                is_bot: e.is_bot,
+                score: rating.score,
+                mu: rating.mu,
+                sigma: rating.sigma,
+                games: rating.games,
+                description: e.description.clone(),
+            }
+        })
+        .collect();
+    if json {
+        writeln!(out, "{}", serde_json::to_string(&rows).expect("plain data"))?;
+        return Ok(());
+    }
+    if rows.is_empty() {
+        writeln!(
+            out,
+            "Nobody yet: players are listed after {} rated games.",
+            10
+        )?;
+    }
+    for r in &rows {
+        let what = if r.is_bot { "bot" } else { "person" };
+        writeln!(
+            out,
+            "{:>3}. {:>6.2}  {:<20} {:<6} {:>4} games  {}",
+            r.rank, r.score, r.display_name, what, r.games, r.description
+        )?;
+    }
+    Ok(())
+}
+
+#[derive(Debug, Serialize)]
+struct BoardLine {
+    rank: u32,
+    player_id: String,
+    display_name: String,
+    is_bot: bool,
+    score: f64,
+    mu: f64,
+    sigma: f64,
+    games: u32,
+    description: String,
+}
+
+/// `boss profile`: who a player is, what it says it is, and its ratings.
+pub async fn profile(
+    session: &Session,
+    player_id: &str,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    let p = session.player(player_id).await?;
+    if json {
+        let ratings: Vec<serde_json::Value> = p
+            .ratings
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "players": r.players, "mu": r.mu, "sigma": r.sigma, "score": r.score,
+                    "games": r.games, "provisional": r.provisional,
+                })
+            })
+            .collect();
+        let line = serde_json::json!({
+            "player_id": p.player_id, "display_name": p.display_name, "is_bot": p.is_bot,
+            "description": p.description, "ratings": ratings,
+        });
+        writeln!(out, "{line}")?;
+        return Ok(());
+    }
+    let what = if p.is_bot { "a bot" } else { "a person" };
+    writeln!(out, "{} ({what}), {}", p.display_name, p.player_id)?;
+    if !p.description.is_empty() {
+        writeln!(out, "  {}", p.description)?;
+    }
+    if p.ratings.is_empty() {
+        writeln!(out, "  No rated games yet.")?;
+    }
+    for r in &p.ratings {
+        let category = match r.players {
+            0 => "overall".to_string(),
+            n => format!("{n} players"),
+        };
+        let provisional = if r.provisional { ", provisional" } else { "" };
+        writeln!(
+            out,
+            "  {category:<10} score {:>6.2} (mu {:.2}, sigma {:.2}), {} games{provisional}",
+            r.score, r.mu, r.sigma, r.games
+        )?;
+    }
+    Ok(())
+}
+
 #[derive(Debug, Serialize)]
 struct StatusLine<'a> {
     player_id: &'a str,

@@ -84,9 +84,53 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Step through a finished game with everything revealed.
+    /// The ladder's leaderboard: established players, best first.
+    Leaderboard {
+        /// Ratings in games of this many players (2 to 4); 0: overall.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=4))]
+        players: u32,
+        /// Only bots.
+        #[arg(long, conflicts_with = "people")]
+        bots: bool,
+        /// Only people.
+        #[arg(long)]
+        people: bool,
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100))]
+        limit: u32,
+        #[arg(long)]
+        json: bool,
+    },
+    /// A player's profile and ratings (yours by default); `--description` changes yours.
+    Profile {
+        /// Another player's id.
+        #[arg(long)]
+        player: Option<String>,
+        /// Say what you are (a bot: its strategy and version), on the leaderboard and here.
+        #[arg(long, conflicts_with = "player")]
+        description: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write your finished games as game records, one JSON line each (NDJSON).
+    Export {
+        /// The file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Only games that finished at or after this time (RFC 3339, e.g. 2026-11-01T00:00:00Z).
+        #[arg(long)]
+        since: Option<prost_types::Timestamp>,
+        /// Only games that finished before this time (RFC 3339).
+        #[arg(long)]
+        until: Option<prost_types::Timestamp>,
+    },
+    /// Step through a finished game with everything revealed; or, with `--file`, replay the
+    /// game records of a file (from `boss export`) with the engine and check each shuffle.
     Replay {
-        game: String,
+        #[arg(required_unless_present = "file")]
+        game: Option<String>,
+        /// A file of game records (one JSON per line), replayed offline.
+        #[arg(long, conflicts_with = "game")]
+        file: Option<PathBuf>,
         /// Print every step without waiting for Enter.
         #[arg(long)]
         all: bool,
@@ -155,6 +199,14 @@ async fn main() -> ExitCode {
 }
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
+    // Records replay offline: no server, no identity.
+    if let Command::Replay {
+        file: Some(file), ..
+    } = &cli.command
+    {
+        let mut out = anstream::AutoStream::auto(std::io::stdout());
+        return Ok(commands::replay_file(file, &mut out)?);
+    }
     let token_file = match cli.token_file.clone() {
         Some(path) => path,
         None => Credentials::path_in_config_dir("cli-credentials.json")
@@ -253,7 +305,38 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Watch { game, json } => {
             commands::watch(&session, &game, json, &mut out, painter).await
         }
-        Command::Replay { game, all } => {
+        Command::Leaderboard {
+            players,
+            bots,
+            people,
+            limit,
+            json,
+        } => {
+            let kind = match (bots, people) {
+                (true, _) => v1::PlayerKind::Bot,
+                (_, true) => v1::PlayerKind::Person,
+                _ => v1::PlayerKind::Unspecified,
+            };
+            commands::leaderboard(&session, players, kind, limit, json, &mut out).await
+        }
+        Command::Profile {
+            player,
+            description,
+            json,
+        } => {
+            if let Some(description) = description {
+                session.update_profile(&description).await?;
+            }
+            let player = player.unwrap_or_else(|| session.player_id().to_string());
+            commands::profile(&session, &player, json, &mut out).await
+        }
+        Command::Export {
+            out: file,
+            since,
+            until,
+        } => commands::export(&session, &file, since, until, &mut out).await,
+        Command::Replay { game, all, .. } => {
+            let game = game.expect("clap requires a game without --file");
             let wait = interactive && !all;
             let mut step = || {
                 if !wait {

@@ -136,6 +136,51 @@ async fn a_scripted_game_against_bots_then_list_status_watch_and_replay() {
     for line in &script {
         assert!(text.contains(&format!("Tester plays: {line}")), "{line}");
     }
+
+    // The game as a record: exported, then replayed offline with its shuffle checked.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.ndjson");
+    let mut out = Vec::new();
+    commands::export(&session, &file, None, None, &mut out)
+        .await
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        format!("1 games written to {}\n", file.display())
+    );
+    let mut out = Vec::new();
+    commands::replay_file(&file, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with(&format!("{game_id}: 4 players, ")),
+        "{text}"
+    );
+    assert!(text.contains("shuffle verified"), "{text}");
+    assert!(text.ends_with("1 records replayed\n"), "{text}");
+    // A record whose seed was changed does not replay to its end.
+    let json = std::fs::read_to_string(&file).unwrap();
+    let mut record = theboss::record::GameRecord::from_json(json.trim()).unwrap();
+    record.seed = (record.seed.parse::<u64>().unwrap() ^ 1).to_string();
+    std::fs::write(&file, record.to_json()).unwrap();
+    let mut out = Vec::new();
+    assert!(commands::replay_file(&file, &mut out).is_err());
+    assert!(String::from_utf8(out).unwrap().starts_with("line 1: "));
+
+    // A profile: what the player says it is; nobody established on the leaderboard yet.
+    session.update_profile("plays by hand").await.unwrap();
+    let mut out = Vec::new();
+    commands::profile(&session, session.player_id(), false, &mut out)
+        .await
+        .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.starts_with("Tester (a person), "), "{text}");
+    assert!(text.contains("  plays by hand\n"), "{text}");
+    assert!(text.contains("No rated games yet."), "{text}");
+    let mut out = Vec::new();
+    commands::leaderboard(&session, 0, v1::PlayerKind::Person, 20, false, &mut out)
+        .await
+        .unwrap();
+    assert!(String::from_utf8(out).unwrap().starts_with("Nobody yet"));
     server.stop().await;
 }
 

@@ -236,6 +236,34 @@ impl Session {
         .await
     }
 
+    /// One page of this player's finished games as game records (JSON lines, see
+    /// `theboss::record`), newest first, and the token of the next page if more remain.
+    pub async fn export_games(
+        &self,
+        message: v1::ExportGamesRequest,
+    ) -> Result<(Vec<String>, Option<String>), ClientError> {
+        use v1::export_games_response::Message;
+        let mut stream = self
+            .call("ExportGames", true, |channel| {
+                let request = self.stream_request(message.clone());
+                async move { GameServiceClient::new(channel).export_games(request).await }
+            })
+            .await?;
+        let (mut records, mut next) = (Vec::new(), None);
+        while let Some(answer) = stream
+            .message()
+            .await
+            .map_err(ClientError::rpc("ExportGames"))?
+        {
+            match answer.message {
+                Some(Message::Record(record)) => records.push(record),
+                Some(Message::NextPageToken(token)) => next = Some(token),
+                None => {}
+            }
+        }
+        Ok((records, next))
+    }
+
     /// Sends a turn once, under the given idempotency key.
     pub async fn submit_with_key(
         &self,
@@ -352,6 +380,24 @@ impl Session {
         .await
     }
 
+    /// Sets what others read of this player (its description); returns it as the server
+    /// keeps it.
+    pub async fn update_profile(&self, description: &str) -> Result<String, ClientError> {
+        let message = v1::UpdateProfileRequest {
+            description: description.to_string(),
+        };
+        self.call("UpdateProfile", false, |channel| {
+            let request = self.request(message.clone());
+            async move {
+                GameServiceClient::new(channel)
+                    .update_profile(request)
+                    .await
+            }
+        })
+        .await
+        .map(|r| r.description)
+    }
+
     /// A player's ratings and rating history.
     pub async fn player(&self, player_id: &str) -> Result<v1::GetPlayerResponse, ClientError> {
         let message = v1::GetPlayerRequest {
@@ -369,9 +415,21 @@ impl Session {
 impl Connection {
     /// Registers a new player.
     pub async fn register(&self, name: &str, is_bot: bool) -> Result<Session, ClientError> {
+        self.register_described(name, is_bot, "").await
+    }
+
+    /// Registers a new player with a description of itself (for a bot, its strategy and
+    /// version), shown on the leaderboard and its profile.
+    pub async fn register_described(
+        &self,
+        name: &str,
+        is_bot: bool,
+        description: &str,
+    ) -> Result<Session, ClientError> {
         let request = v1::RegisterRequest {
             display_name: name.to_string(),
             is_bot,
+            description: description.to_string(),
         };
         let mut throttled = 0;
         let registered = loop {

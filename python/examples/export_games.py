@@ -1,6 +1,7 @@
-"""Exports a player's finished games for training, one JSON record per line (NDJSON): the
-game's summary, its revealed seed and salt, and every event of its history (protobuf JSON).
-Each record replays offline with `engine.replay_history`, as `--check` does.
+"""Exports a player's finished games for training, one game record per line (NDJSON), in
+the format of docs/game-record.schema.json: players, rules version, cities, seed, salt and
+commitment, every turn with its time, every event, the final standings. With `--check`,
+each record is replayed offline by the engine first.
 
     python export_games.py --player-id ID --token TOKEN --out games.ndjson [--check]
 """
@@ -9,24 +10,34 @@ import argparse
 import json
 import os
 
-from google.protobuf import json_format
-
 from theboss import engine
 from theboss.client import Client
-from theboss.v1 import game_service_pb2, model_pb2
+from theboss.v1 import model_pb2
 
 
-def record(summary: model_pb2.GameSummary, history: game_service_pb2.GetHistoryResponse) -> dict:
-    return {
-        "summary": json_format.MessageToDict(summary),
-        "history": json_format.MessageToDict(history),
-    }
-
-
-def replay(line: str) -> engine.Game:
-    """The game a record holds, rebuilt by the engine."""
-    history = json_format.ParseDict(json.loads(line)["history"], game_service_pb2.GetHistoryResponse())
-    return engine.replay_history(history)
+def replay(record: dict) -> engine.Game:
+    """The game a record holds, rebuilt by the engine from its seed and turns."""
+    cities = [model_pb2.City.Value("CITY_" + city.upper()) for city in record["cities"]]
+    game = engine.Game(record["players"], int(record["seed"]), cities, record["rules_version"])
+    for turn in record["turns"]:
+        card = turn["card"]
+        face = (
+            {"money": card["money"]}
+            if "money" in card
+            else {"sanction": "SANCTION_" + card["sanction"].upper()}
+        )
+        action = model_pb2.TurnAction(card=model_pb2.Card(city="CITY_" + card["city"].upper(), **face))
+        if "placement" in turn:
+            place = turn["placement"]
+            action.placement.CopyFrom(
+                model_pb2.Placement(
+                    location="LOCATION_" + place["location"].upper(),
+                    experts=place["experts"],
+                    occasionals=place["occasionals"],
+                )
+            )
+        game.apply(action, turn["seat"])
+    return game
 
 
 def main() -> None:
@@ -42,12 +53,12 @@ def main() -> None:
     with Client(args.server) as client, open(args.out, "w") as out:
         me = client.session(args.player_id, args.token)
         count = 0
-        for summary in me.list_games([model_pb2.GAME_STATUS_FINISHED], mine=True):
-            history = me.history(summary.game_id)
-            line = json.dumps(record(summary, history))
-            outcome = replay(line).outcome() if args.check else None
-            if args.check and (outcome is None or sorted(outcome.winners) != sorted(summary.winners)):
-                raise SystemExit(f"game {summary.game_id} does not replay to its result")
+        for line in me.export_games():
+            record = json.loads(line)
+            if args.check:
+                outcome = replay(record).outcome()
+                if outcome is None or sorted(outcome.winners) != sorted(record["outcome"]["winners"]):
+                    raise SystemExit(f"game {record['game_id']} does not replay to its result")
             out.write(line + "\n")
             count += 1
     print(f"{count} games written to {args.out}")

@@ -187,6 +187,11 @@ def test_the_ladder_through_the_client(client: Client) -> None:
     play_all(match_a.game_id, [a, b] if match_a.seat == 0 else [b, a])
     board = a.leaderboard(2)
     assert all(entry.rating.games >= 10 for entry in board.entries)  # provisional: off it
+    assert not a.leaderboard(2, kind=model_pb2.PLAYER_KIND_PERSON).entries
+    assert a.update_profile(" one-ply, v1 ") == "one-ply, v1"
     me = a.player()
-    assert me.player_id == a.player_id
+    assert me.player_id == a.player_id and me.description == "one-ply, v1"
+    with pytest.raises(InvalidArgument) as e:
+        a.update_profile("x" * 201)
+    assert e.value.field == "description"
     assert any(r.players == 2 and r.games == 1 for r in me.ratings)

@@ -10,6 +10,9 @@ import subprocess
 import sys
 import threading
 
+import jsonschema
+
+from conftest import REPO
 from theboss import engine
 from theboss.client import Client
 from theboss.v1 import model_pb2
@@ -91,6 +94,16 @@ def test_the_export_writes_records_that_replay(server, tmp_path: pathlib.Path) -
         )
         assert result.returncode == 0, result.stderr
         records = [json.loads(line) for line in out.read_text().splitlines()]
-        assert sorted(r["summary"]["gameId"] for r in records) == sorted(game_ids)
+        assert sorted(r["game_id"] for r in records) == sorted(game_ids)
+        # Each record is of the documented format.
+        schema = json.loads((REPO / "docs" / "game-record.schema.json").read_text())
+        validator = jsonschema.Draft202012Validator(
+            schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+        )
         for record in records:
-            assert "seed" in record["history"] and record["history"]["entries"]
+            validator.validate(record)
+            assert record["format"] == "theboss-game-record" and record["version"] == 1
+            assert engine.shuffle_verified(record["seed_commitment"], int(record["seed"]), record["seed_salt"])
+        # The schema is not a rubber stamp.
+        broken = dict(records[0], seed=12)
+        assert not validator.is_valid(broken)

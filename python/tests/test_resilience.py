@@ -74,6 +74,11 @@ def test_a_throttled_client_still_finishes(make_server) -> None:
         assert all(f is not None and f.status == model_pb2.GAME_STATUS_FINISHED for f in finals)
         throttled = sum(s.stats.throttled for s in sessions)
         assert throttled > 0, "the quota was reached and waited out"
+        # Every answer told what was left: a client can pace itself by it.
+        budget = sessions[0].budget
+        assert budget is not None and budget.limit == 4 and 0 <= budget.remaining <= 4
+        assert budget.policy == '4;w=1;name="calls per player"'
+        assert 0 <= budget.reset <= 2
         # Paced by RetryInfo, not hammering: about 4 calls a second per player.
         turns = sum(1 for e in sessions[0].history(game_id).entries if e.event.HasField("turn_taken"))
         assert time.monotonic() - started >= turns / 2 / 4 * 0.5

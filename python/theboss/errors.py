@@ -7,7 +7,7 @@ The engine (``theboss.engine``) raises ``RuleViolation``, ``InvalidConfig``,
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import grpc
 
@@ -71,6 +71,8 @@ class RpcError(TheBossError):
         self.reason = reason
         self.retry_after = retry_after
         self.field = field
+        self.budget: Optional[Any] = None
+        """The ``theboss.client.Budget`` the refusal's metadata reported, if any."""
 
 
 class InvalidArgument(RpcError):

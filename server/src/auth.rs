@@ -15,7 +15,8 @@ use tonic::metadata::MetadataMap;
 
 use crate::domain::PlayerInfo;
 use crate::error::ApiError;
-use crate::quota::{Quotas, Throttled};
+use crate::net::budget::BudgetSlot;
+use crate::quota::{Budget, Quotas, Throttled};
 use crate::store::PlayerStore;
 
 const TOKEN_PREFIX: &str = "tb_";
@@ -149,12 +150,12 @@ impl Authenticator {
         let token = match bearer(request.metadata()) {
             Ok(token) => token,
             Err(refused) => {
-                paused(self.quotas.unknown_token(peer)).await?;
+                paused(noted(request, self.quotas.unknown_token(peer))).await?;
                 return Err(refused);
             }
         };
         if !well_formed(token) {
-            paused(self.quotas.unknown_token(peer)).await?;
+            paused(noted(request, self.quotas.unknown_token(peer))).await?;
             return Err(ApiError::Unauthenticated(UNKNOWN));
         }
         let hash = token_hash(token);
@@ -178,18 +179,21 @@ impl Authenticator {
                         self.known.insert(hash, player.clone());
                         player
                     }
-                    Err(Some(throttled)) => return paused(Err(throttled)).await,
+                    Err(Some(throttled)) => {
+                        BudgetSlot::note(request.extensions(), Some(throttled.budget()));
+                        return paused(Err(throttled)).await;
+                    }
                     Err(None) => return Err(ApiError::Unauthenticated(UNKNOWN)),
                 }
             }
         };
-        paused(self.quotas.player_call(&player.id)).await?;
+        paused(noted(request, self.quotas.player_call(&player.id))).await?;
         Ok(player)
     }
 
     /// A registration, within its address's quota.
     pub async fn registration<T>(&self, request: &Request<T>) -> Result<(), ApiError> {
-        paused(self.quotas.registration(peer(request))).await?;
+        paused(noted(request, self.quotas.registration(peer(request)))).await?;
         Ok(())
     }
 }
@@ -202,6 +206,20 @@ const THROTTLED_PAUSE: Duration = Duration::from_millis(250);
 /// Answers a throttled call after a pause, as long as it was told to wait or
 /// [`THROTTLED_PAUSE`]: a client that waits as RetryInfo says never notices; one that calls
 /// again at once, in a loop, slows itself down instead of the server.
+/// A quota check's answer, noted for the response's metadata (`net::budget`): the budget
+/// left, or for a refused call, nothing until it may try again.
+fn noted<R>(
+    request: &Request<R>,
+    checked: Result<Option<Budget>, Throttled>,
+) -> Result<Option<Budget>, Throttled> {
+    let budget = match &checked {
+        Ok(budget) => *budget,
+        Err(throttled) => Some(throttled.budget()),
+    };
+    BudgetSlot::note(request.extensions(), budget);
+    checked
+}
+
 async fn paused<T>(result: Result<T, Throttled>) -> Result<T, ApiError> {
     match result {
         Ok(value) => Ok(value),

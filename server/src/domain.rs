@@ -21,14 +21,18 @@ pub fn micros(time: SystemTime) -> i64 {
 
 /// The longest display name, in characters (Unicode scalar values, after normalisation).
 pub const MAX_NAME_CHARS: usize = 32;
+/// The longest description a player may give of itself.
+pub const MAX_DESCRIPTION_CHARS: usize = 200;
 
 /// Why a display name is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NameError {
     #[error("1 to {MAX_NAME_CHARS} characters")]
     Length,
+    #[error("at most {MAX_DESCRIPTION_CHARS} characters")]
+    DescriptionLength,
     #[error(
-        "U+{:04X} is not allowed: a {what} character (category {category}); names may hold no invisible, control or direction-changing characters",
+        "U+{:04X} is not allowed: a {what} character (category {category}); names and descriptions may hold no invisible, control or direction-changing characters",
         u32::from(*.character)
     )]
     Character {
@@ -46,6 +50,26 @@ pub enum NameError {
 /// their normalised forms are equal. Names are labels, not identities (a player is its
 /// `player_id`), and are not unique.
 pub fn display_name(raw: &str) -> Result<String, NameError> {
+    let name = shown_text(raw)?;
+    let chars = name.chars().count();
+    if chars == 0 || chars > MAX_NAME_CHARS {
+        return Err(NameError::Length);
+    }
+    Ok(name)
+}
+
+/// A player's description of itself, as kept and shown: like a display name (trimmed, NFC,
+/// no invisible or direction-changing characters), but 0 to 200 characters.
+pub fn description(raw: &str) -> Result<String, NameError> {
+    let text = shown_text(raw)?;
+    if text.chars().count() > MAX_DESCRIPTION_CHARS {
+        return Err(NameError::DescriptionLength);
+    }
+    Ok(text)
+}
+
+/// Text others will read: trimmed, in NFC, with none of the characters that hide or reorder.
+fn shown_text(raw: &str) -> Result<String, NameError> {
     use unicode_normalization::UnicodeNormalization;
     use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
     let name: String = raw.trim().nfc().collect();
@@ -64,10 +88,6 @@ pub fn display_name(raw: &str) -> Result<String, NameError> {
             category,
             what,
         });
-    }
-    let chars = name.chars().count();
-    if chars == 0 || chars > MAX_NAME_CHARS {
-        return Err(NameError::Length);
     }
     Ok(name)
 }
@@ -351,6 +371,16 @@ mod tests {
         assert!(display_name(&"e\u{0301}".repeat(32)).is_ok());
         assert_eq!(display_name(&"x".repeat(33)), Err(NameError::Length));
         assert_eq!(display_name("   "), Err(NameError::Length));
+        assert_eq!(description("   "), Ok(String::new()));
+        assert_eq!(description(&"é".repeat(200)), Ok("é".repeat(200)));
+        assert_eq!(
+            description(&"x".repeat(201)),
+            Err(NameError::DescriptionLength)
+        );
+        assert!(matches!(
+            description("ismcts\u{202E}"),
+            Err(NameError::Character { .. })
+        ));
     }
 
     #[test]

@@ -249,6 +249,8 @@ mod tests {
             subject: "player:p".into(),
             quota: "calls per player",
             retry_after: Duration::from_millis(250),
+            limit: 200,
+            interval: Duration::from_millis(20),
         }));
         assert_eq!(status.code(), Code::ResourceExhausted);
         assert_eq!(

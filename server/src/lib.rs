@@ -294,6 +294,7 @@ pub async fn run(
         .layer(web::cors(&options.cors_origins)?)
         .layer(tonic_web::GrpcWebLayer::new())
         .layer(net::layer::RequestBodyLayer::new(limits))
+        .layer(net::budget::BudgetLayer)
         .layer(metrics::RpcMetricsLayer)
         .add_service(health)
         .add_service(reflection_v1)

@@ -20,26 +20,33 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 /// A keyed limiter that tells what is left after each call.
 type Limiter<K> = DefaultKeyedRateLimiter<K, StateInformationMiddleware>;
 
-/// What a caller has left of a quota after a call: what a client reads to pace itself.
+/// What a caller has left of a quota after a call: what a client reads to pace itself
+/// (the server sends it as `ratelimit-*` metadata, `net::budget`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
+    /// The quota's name, as the README lists it.
+    pub quota: &'static str,
     /// Calls it may still make at once.
     pub remaining: u32,
     /// Calls it may make at once when the bucket is full.
     pub limit: u32,
     /// How long until the bucket is full again.
     pub full_in: Duration,
+    /// One more call is allowed every `interval` (the sustained rate).
+    pub interval: Duration,
 }
 
 impl Budget {
-    fn of(snapshot: &StateSnapshot) -> Budget {
+    fn of(snapshot: &StateSnapshot, name: &'static str) -> Budget {
         let quota = snapshot.quota();
         let limit = quota.burst_size().get();
         let remaining = snapshot.remaining_burst_capacity().min(limit);
         Budget {
+            quota: name,
             remaining,
             limit,
             full_in: quota.replenish_interval() * (limit - remaining),
+            interval: quota.replenish_interval(),
         }
     }
 }
@@ -53,6 +60,33 @@ pub struct Throttled {
     /// The quota's name, as the README lists it.
     pub quota: &'static str,
     pub retry_after: Duration,
+    /// The quota's burst and sustained rate, for the caller's budget.
+    pub limit: u32,
+    pub interval: Duration,
+}
+
+impl Throttled {
+    fn new(subject: String, name: &'static str, retry_after: Duration, quota: &Quota) -> Throttled {
+        Throttled {
+            subject,
+            quota: name,
+            retry_after,
+            limit: quota.burst_size().get(),
+            interval: quota.replenish_interval(),
+        }
+    }
+
+    /// What the caller has left: nothing until `retry_after`, then one call every
+    /// `interval` until the bucket is full.
+    pub fn budget(&self) -> Budget {
+        Budget {
+            quota: self.quota,
+            remaining: 0,
+            limit: self.limit,
+            full_in: self.retry_after + self.interval * self.limit.saturating_sub(1),
+            interval: self.interval,
+        }
+    }
 }
 
 /// The limits; 0 turns one off.
@@ -112,6 +146,8 @@ pub const UNKNOWN_TOKENS_PER_ADDRESS: &str = "calls with an unknown token per ad
 
 pub struct Quotas {
     players: Option<Limiter<String>>,
+    /// The unknown-token quota, for the budget of an address refused before it is charged.
+    unknown_token_quota: Option<Quota>,
     registrations: Option<Limiter<IpAddr>>,
     unknown_tokens: Option<Limiter<IpAddr>>,
     /// Addresses over their unknown-token quota, and until when: they get no token lookup.
@@ -127,8 +163,8 @@ fn limiter<K: std::hash::Hash + Eq + Clone>(quota: Quota) -> Limiter<K> {
     RateLimiter::keyed(quota).with_middleware::<StateInformationMiddleware>()
 }
 
-fn per_minute(rate: u32, burst: u32) -> Option<Limiter<IpAddr>> {
-    NonZeroU32::new(rate).map(|rate| limiter(quota(Quota::per_minute(rate), burst)))
+fn per_minute(rate: u32, burst: u32) -> Option<Quota> {
+    NonZeroU32::new(rate).map(|rate| quota(Quota::per_minute(rate), burst))
 }
 
 impl Quotas {
@@ -136,8 +172,14 @@ impl Quotas {
         Quotas {
             players: NonZeroU32::new(options.calls_per_sec)
                 .map(|rate| limiter(quota(Quota::per_second(rate), options.call_burst))),
-            registrations: per_minute(options.registrations_per_min, options.registration_burst),
-            unknown_tokens: per_minute(options.unknown_tokens_per_min, options.unknown_token_burst),
+            unknown_token_quota: per_minute(
+                options.unknown_tokens_per_min,
+                options.unknown_token_burst,
+            ),
+            registrations: per_minute(options.registrations_per_min, options.registration_burst)
+                .map(limiter),
+            unknown_tokens: per_minute(options.unknown_tokens_per_min, options.unknown_token_burst)
+                .map(limiter),
             blocked: Mutex::default(),
             checks: AtomicU64::new(0),
         }
@@ -151,11 +193,14 @@ impl Quotas {
         self.sweep();
         limiter
             .check_key(&player_id.to_string())
-            .map(|snapshot| Some(Budget::of(&snapshot)))
-            .map_err(|not_until| Throttled {
-                subject: format!("player:{player_id}"),
-                quota: CALLS_PER_PLAYER,
-                retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+            .map(|snapshot| Some(Budget::of(&snapshot, CALLS_PER_PLAYER)))
+            .map_err(|not_until| {
+                Throttled::new(
+                    format!("player:{player_id}"),
+                    CALLS_PER_PLAYER,
+                    not_until.wait_time_from(DefaultClock::default().now()),
+                    &not_until.quota(),
+                )
             })
     }
 
@@ -168,21 +213,24 @@ impl Quotas {
     /// Before the store is asked about a token from `peer`: refused while the address is over
     /// its unknown-token quota.
     pub fn may_look_up(&self, peer: Option<IpAddr>) -> Result<(), Throttled> {
-        let Some(peer) = peer else { return Ok(()) };
+        let (Some(peer), Some(quota)) = (peer, self.unknown_token_quota.as_ref()) else {
+            return Ok(());
+        };
         let blocked = self.blocked.lock().expect("not poisoned");
         match blocked.get(&peer) {
-            Some(until) if *until > Instant::now() => Err(Throttled {
-                subject: format!("peer:{peer}"),
-                quota: UNKNOWN_TOKENS_PER_ADDRESS,
-                retry_after: until.saturating_duration_since(Instant::now()),
-            }),
+            Some(until) if *until > Instant::now() => Err(Throttled::new(
+                format!("peer:{peer}"),
+                UNKNOWN_TOKENS_PER_ADDRESS,
+                until.saturating_duration_since(Instant::now()),
+                quota,
+            )),
             _ => Ok(()),
         }
     }
 
     /// One call from `peer` with a missing, malformed or unknown token. Once the quota is
     /// spent, the address gets no lookup until it may try again.
-    pub fn unknown_token(&self, peer: Option<IpAddr>) -> Result<(), Throttled> {
+    pub fn unknown_token(&self, peer: Option<IpAddr>) -> Result<Option<Budget>, Throttled> {
         self.sweep();
         let charged = charge(
             self.unknown_tokens.as_ref(),
@@ -199,7 +247,7 @@ impl Quotas {
             let mut blocked = self.blocked.lock().expect("not poisoned");
             blocked.insert(peer, Instant::now() + wait);
         }
-        charged.map(|_| ())
+        charged
     }
 
     /// Forgets keys whose buckets are full again, now and then, so that every player and
@@ -232,11 +280,14 @@ fn charge(
     };
     limiter
         .check_key(&peer)
-        .map(|snapshot| Some(Budget::of(&snapshot)))
-        .map_err(|not_until| Throttled {
-            subject: format!("peer:{peer}"),
-            quota: name,
-            retry_after: not_until.wait_time_from(DefaultClock::default().now()),
+        .map(|snapshot| Some(Budget::of(&snapshot, name)))
+        .map_err(|not_until| {
+            Throttled::new(
+                format!("peer:{peer}"),
+                name,
+                not_until.wait_time_from(DefaultClock::default().now()),
+                &not_until.quota(),
+            )
         })
 }
 

@@ -18,8 +18,16 @@ const ALLOWED: [&str; 5] = [
 ];
 
 /// Response headers a gRPC-Web client must read: a trailers-only answer carries the status
-/// in them.
-const EXPOSED: [&str; 3] = ["grpc-status", "grpc-message", "grpc-status-details-bin"];
+/// in them; every answer its caller's rate-limit budget (`net::budget`).
+const EXPOSED: [&str; 7] = [
+    "grpc-status",
+    "grpc-message",
+    "grpc-status-details-bin",
+    crate::net::budget::LIMIT,
+    crate::net::budget::REMAINING,
+    crate::net::budget::RESET,
+    crate::net::budget::POLICY,
+];
 
 /// The CORS policy for `origins` (empty: any origin).
 pub fn cors(origins: &[String]) -> Result<CorsLayer, ServerError> {

@@ -418,6 +418,7 @@ pub fn player_ratings_to_wire(found: PlayerRatings) -> v1::GetPlayerResponse {
         player_id: found.player.id,
         display_name: found.player.display_name,
         is_bot: found.player.is_bot,
+        description: found.description,
         ratings: found
             .ratings
             .iter()

@@ -86,6 +86,7 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
     };
     a.create_player(&NewPlayer {
         player: player.clone(),
+        description: String::new(),
         token_hash: "h".into(),
         created_at: 0,
     })

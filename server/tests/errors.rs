@@ -42,6 +42,7 @@ async fn credentials_are_required_and_checked() {
             .register(v1::RegisterRequest {
                 display_name: "  ".into(),
                 is_bot: false,
+                ..Default::default()
             })
             .await,
         Code::InvalidArgument,
@@ -60,6 +61,7 @@ async fn credentials_are_required_and_checked() {
                 .register(v1::RegisterRequest {
                     display_name: name.into(),
                     is_bot: false,
+                    ..Default::default()
                 })
                 .await,
             Code::InvalidArgument,
@@ -73,6 +75,7 @@ async fn credentials_are_required_and_checked() {
             .register(v1::RegisterRequest {
                 display_name: long,
                 is_bot: false,
+                ..Default::default()
             })
             .await,
         Code::InvalidArgument,
@@ -373,6 +376,7 @@ async fn undecodable_and_oversized_requests_are_refused_as_documented() {
     let huge = v1::RegisterRequest {
         display_name: "x".repeat(theboss_server::MAX_REQUEST_BYTES + 1),
         is_bot: false,
+        ..Default::default()
     };
     let codec = tonic_prost::ProstCodec::<v1::RegisterRequest, v1::RegisterResponse>::default();
     let status = grpc

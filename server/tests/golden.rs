@@ -170,6 +170,7 @@ async fn version_1_games_load_and_replay_to_the_same_outcome() {
     for (i, player) in players.values().enumerate() {
         pg.create_player(&theboss_server::store::NewPlayer {
             player: player.clone(),
+            description: String::new(),
             token_hash: format!("golden-{i}"),
             created_at: 0,
         })

@@ -409,7 +409,7 @@ async fn row_6_a_fresh_account_that_never_plays_farms_no_rating() {
         .leaderboard(v1::LeaderboardRequest {
             players: 0,
             page_size: 10,
-            page_token: String::new(),
+            ..Default::default()
         })
         .await
         .unwrap();
@@ -535,6 +535,7 @@ async fn rows_9_and_11_huge_inputs_are_refused_at_once_with_short_messages() {
             .register(v1::RegisterRequest {
                 display_name: long_id.clone(),
                 is_bot: true,
+                ..Default::default()
             })
             .await
             .map(|_| ()),

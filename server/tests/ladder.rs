@@ -144,7 +144,14 @@ async fn one_request_at_a_time_unless_asked_and_nobody_is_seated_twice() {
 #[tokio::test]
 async fn a_finished_ladder_game_rates_its_players() {
     let server = TestServer::sqlite().await;
-    let players = [player(&server, "A").await, player(&server, "B").await];
+    // A bot that says what it is, and a person.
+    let bot = theboss_client::Connection::connect(&server.url())
+        .await
+        .unwrap()
+        .register_described("A", true, "heuristic, v1")
+        .await
+        .unwrap();
+    let players = [bot, player(&server, "B").await];
     let mut streams = [
         enqueue(&players[0], 2, false).await,
         enqueue(&players[1], 2, false).await,
@@ -155,7 +162,7 @@ async fn a_finished_ladder_game_rates_its_players() {
         players[0].leaderboard(v1::LeaderboardRequest {
             players: 2,
             page_size,
-            page_token: String::new(),
+            ..Default::default()
         })
     };
     assert!(
@@ -208,7 +215,72 @@ async fn a_finished_ladder_game_rates_its_players() {
         let r = e.rating.as_ref().unwrap();
         r.games == 10 && !r.provisional
     }));
+
+    // Boards of bots and of people: each ranked in its own list, with what the player says
+    // it is.
+    let of = |kind: v1::PlayerKind| {
+        players[1].leaderboard(v1::LeaderboardRequest {
+            players: 2,
+            page_size: 10,
+            kind: kind as i32,
+            ..Default::default()
+        })
+    };
+    let bots = of(v1::PlayerKind::Bot).await.unwrap().entries;
+    assert_eq!(bots.len(), 1);
+    assert_eq!(bots[0].player_id, players[0].player_id());
+    assert_eq!((bots[0].rank, bots[0].is_bot), (1, true));
+    assert_eq!(bots[0].description, "heuristic, v1");
+    let people = of(v1::PlayerKind::Person).await.unwrap().entries;
+    assert_eq!(people.len(), 1);
+    assert_eq!(people[0].player_id, players[1].player_id());
+    assert_eq!((people[0].rank, people[0].is_bot), (1, false));
+    assert_eq!(people[0].description, "");
+    // A profile changes through UpdateProfile, normalised as names are.
+    assert_eq!(
+        players[1]
+            .update_profile("  Cafe\u{301} player ")
+            .await
+            .unwrap(),
+        "Caf\u{e9} player"
+    );
+    let people = of(v1::PlayerKind::Person).await.unwrap().entries;
+    assert_eq!(people[0].description, "Caf\u{e9} player");
+    let profile = players[0].player(players[1].player_id()).await.unwrap();
+    assert_eq!(profile.description, "Caf\u{e9} player");
+    // Bad input changes nothing.
+    for bad in ["x".repeat(201), "bidi \u{202E}".to_string()] {
+        let refused = players[1].update_profile(&bad).await.unwrap_err();
+        assert_eq!(refused.code(), Code::InvalidArgument, "{refused}");
+        assert_eq!(field(&refused), "description");
+    }
+    let refused = players[1]
+        .leaderboard(v1::LeaderboardRequest {
+            players: 2,
+            kind: 7,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert_eq!(field(&refused), "kind");
+    let profile = players[0].player(players[1].player_id()).await.unwrap();
+    assert_eq!(profile.description, "Caf\u{e9} player");
     server.stop().await;
+}
+
+/// The field a refusal's BadRequest names.
+fn field(error: &theboss_client::ClientError) -> String {
+    use tonic_types::StatusExt;
+    match error {
+        theboss_client::ClientError::Rpc { status, .. } => status
+            .get_details_bad_request()
+            .expect("BadRequest")
+            .field_violations[0]
+            .field
+            .clone(),
+        other => panic!("not a refusal: {other}"),
+    }
 }
 
 #[tokio::test]

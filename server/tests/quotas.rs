@@ -122,6 +122,7 @@ async fn a_flooding_client_is_throttled_and_the_others_play_on() {
             .register(v1::RegisterRequest {
                 display_name: format!("Sybil {registered}"),
                 is_bot: true,
+                ..Default::default()
             })
             .await;
         match answer {
@@ -187,5 +188,139 @@ async fn the_client_library_backs_off_as_the_server_asks() {
         "35 calls over the burst at 20 a second take 1.75 s: {:?}",
         started.elapsed()
     );
+    server.stop().await;
+}
+
+fn authorized<T>(token: &str, message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request
+        .metadata_mut()
+        .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    request
+}
+
+/// The `ratelimit-*` metadata of a response or a refusal, as numbers and the policy.
+fn budget(metadata: &tonic::metadata::MetadataMap) -> (u32, u32, u64, String) {
+    let read = |name: &str| {
+        metadata
+            .get(name)
+            .unwrap_or_else(|| panic!("{name} in {metadata:?}"))
+            .to_str()
+            .unwrap()
+            .to_string()
+    };
+    (
+        read("ratelimit-limit").parse().unwrap(),
+        read("ratelimit-remaining").parse().unwrap(),
+        read("ratelimit-reset").parse().unwrap(),
+        read("ratelimit-policy"),
+    )
+}
+
+#[tokio::test]
+async fn every_answer_tells_the_caller_what_is_left_of_its_quota() {
+    let server = TestServer::sqlite_with(Options {
+        quotas: QuotaOptions {
+            calls_per_sec: 2,
+            call_burst: 4,
+            registrations_per_min: 60,
+            registration_burst: 3,
+            unknown_tokens_per_min: 60,
+            unknown_token_burst: 2,
+        },
+        ..Options::default()
+    })
+    .await;
+    let mut client = theboss::v1::game_service_client::GameServiceClient::connect(server.url())
+        .await
+        .unwrap();
+
+    // A registration: the address's registration quota.
+    let answer = client
+        .register(v1::RegisterRequest {
+            display_name: "Pacer".into(),
+            is_bot: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let (limit, remaining, reset, policy) = budget(answer.metadata());
+    assert_eq!((limit, remaining), (3, 2));
+    assert_eq!(reset, 1, "one registration a second comes back");
+    assert_eq!(policy, "3;w=3;name=\"registrations per address\"");
+    let token = answer.into_inner().api_token;
+
+    // Calls of a player, unary and streaming: the player's quota, counting down.
+    let call = |message| authorized(&token, message);
+    let listed = client
+        .list_games(call(v1::ListGamesRequest::default()))
+        .await
+        .unwrap();
+    assert_eq!(budget(listed.metadata()).0, 4);
+    assert_eq!(budget(listed.metadata()).1, 3);
+    assert_eq!(
+        budget(listed.metadata()).3,
+        "4;w=2;name=\"calls per player\""
+    );
+    let game_id = client
+        .create_game(authorized(
+            &token,
+            v1::CreateGameRequest {
+                settings: Some(settings(2)),
+                seed: None,
+            },
+        ))
+        .await
+        .unwrap();
+    assert_eq!(budget(game_id.metadata()).1, 2);
+    let game_id = game_id.into_inner().game_id;
+    let stream = client
+        .watch_game(authorized(
+            &token,
+            v1::WatchGameRequest {
+                game_id: game_id.clone(),
+                ..Default::default()
+            },
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        budget(stream.metadata()).1,
+        1,
+        "a stream's head carries it too"
+    );
+    let view = client
+        .get_view(authorized(
+            &token,
+            v1::GetViewRequest {
+                game_id: game_id.clone(),
+            },
+        ))
+        .await
+        .unwrap();
+    let (_, remaining, reset, _) = budget(view.metadata());
+    assert_eq!(remaining, 0);
+    assert!(reset >= 1, "the bucket refills in {reset} s");
+
+    // Over the quota: the refusal says nothing is left, as RetryInfo does.
+    let refused = client
+        .get_view(authorized(&token, v1::GetViewRequest { game_id }))
+        .await
+        .unwrap_err();
+    throttled(&refused);
+    let (limit, remaining, reset, _) = budget(refused.metadata());
+    assert_eq!((limit, remaining), (4, 0));
+    assert!((1..=3).contains(&reset), "{reset}");
+
+    // A bad token counts against the address's quota of its own, named in the policy.
+    let mut guess = tonic::Request::new(v1::ListGamesRequest::default());
+    guess
+        .metadata_mut()
+        .insert("authorization", "Bearer nonsense".parse().unwrap());
+    let refused = client.list_games(guess).await.unwrap_err();
+    assert_eq!(refused.code(), Code::Unauthenticated);
+    let (limit, remaining, _, policy) = budget(refused.metadata());
+    assert_eq!((limit, remaining), (2, 1));
+    assert!(policy.contains("unknown token"), "{policy}");
     server.stop().await;
 }

@@ -22,6 +22,7 @@ fn player(n: u32) -> NewPlayer {
             display_name: format!("Player {n}"),
             is_bot: n.is_multiple_of(2),
         },
+        description: format!("strategy {n}"),
         token_hash: format!("hash-{n}"),
         created_at: 1_000 + i64::from(n),
     }
@@ -429,7 +430,7 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
         "named by the table it sat at"
     );
     // Provisional players are off the leaderboard.
-    assert!(store.leaderboard(0, 10, 0).await.unwrap().is_empty());
+    assert!(store.leaderboard(0, None, 10, 0).await.unwrap().is_empty());
     // Nine more games between A and B make them established, and listed best first.
     for n in 0..9u32 {
         let record = seated_ladder_game(store, 210 + n, [&a, &b], None).await;
@@ -445,13 +446,39 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
             .await
             .unwrap();
     }
-    let board = store.leaderboard(2, 10, 0).await.unwrap();
+    let board = store.leaderboard(2, None, 10, 0).await.unwrap();
     assert_eq!(
-        board.iter().map(|(p, _)| p.id.clone()).collect::<Vec<_>>(),
+        board
+            .iter()
+            .map(|r| r.player.id.clone())
+            .collect::<Vec<_>>(),
         vec![a.player.id.clone(), b.player.id.clone()]
     );
-    assert!(board.iter().all(|(_, r)| r.games == PROVISIONAL_GAMES));
-    assert_eq!(store.leaderboard(2, 10, 1).await.unwrap().len(), 1);
+    assert!(board.iter().all(|r| r.rating.games == PROVISIONAL_GAMES));
+    assert_eq!(board[0].description, "strategy 20");
+    assert_eq!(store.leaderboard(2, None, 10, 1).await.unwrap().len(), 1);
+    // Of bots (A) or of people (B) only, each ranked in its own list.
+    assert!(a.player.is_bot && !b.player.is_bot);
+    let bots = store.leaderboard(2, Some(true), 10, 0).await.unwrap();
+    let people = store.leaderboard(2, Some(false), 10, 0).await.unwrap();
+    assert_eq!(bots.len(), 1);
+    assert_eq!(bots[0].player, a.player);
+    assert_eq!(people.len(), 1);
+    assert_eq!(people[0].player, b.player);
+    assert!(
+        store
+            .leaderboard(2, Some(false), 10, 1)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // A description can change; the boards and the profile show the new one.
+    assert!(store.set_description(&b.player.id, "new").await.unwrap());
+    assert!(!store.set_description("nobody", "new").await.unwrap());
+    let people = store.leaderboard(2, Some(false), 10, 0).await.unwrap();
+    assert_eq!(people[0].description, "new");
+    let profile = store.player_ratings(&b.player.id).await.unwrap().unwrap();
+    assert_eq!(profile.description, "new");
     assert_eq!(store.player_ratings("nobody").await.unwrap(), None);
 }
 

@@ -23,7 +23,7 @@ use super::Strategy;
 use super::heuristic::{self, Heuristic};
 
 /// Moves of the heuristic's ranking searched at the root.
-const ROOT_WIDTH: usize = 10;
+pub const ROOT_WIDTH: usize = 10;
 /// UCB exploration, in M$ (rewards are money-like).
 const EXPLORATION: f64 = 2.5;
 /// Worth of an Expert kept in play, and of an unused Occasional, when scoring a round.

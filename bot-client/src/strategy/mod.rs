@@ -47,6 +47,29 @@ impl StrategyKind {
         }
     }
 
+    /// What a player of this kind says it is (`RegisterRequest.description`): its strategy,
+    /// the parameters it plays with and the version of this crate, so that a rating on the
+    /// ladder reads as the strength of one configuration.
+    pub fn description(self) -> String {
+        let parameters = match self {
+            StrategyKind::Random => "a uniformly random legal turn".to_string(),
+            StrategyKind::Heuristic => "one-ply rules of thumb".to_string(),
+            StrategyKind::Ismcts => {
+                let budget = ismcts::Budget::default();
+                format!(
+                    "SO-ISMCTS, {} ms a turn, root width {}, rounds scored directly",
+                    budget.time.map_or(0, |t| t.as_millis()),
+                    ismcts::ROOT_WIDTH
+                )
+            }
+        };
+        format!(
+            "{} ({parameters}); theboss-bot {}",
+            self.name(),
+            env!("CARGO_PKG_VERSION")
+        )
+    }
+
     /// A fresh player of this kind; `seed` fixes its random choices.
     pub fn build(self, seed: u64) -> Box<dyn Strategy> {
         match self {
@@ -130,6 +153,17 @@ mod tests {
                 game.apply(seat, &turn).unwrap();
             }
         }
+    }
+
+    #[test]
+    fn descriptions_name_the_strategy_and_fit_a_profile() {
+        for kind in StrategyKind::ALL {
+            let description = kind.description();
+            assert!(description.starts_with(kind.name()), "{description}");
+            assert!(description.contains(env!("CARGO_PKG_VERSION")));
+            assert!(description.chars().count() <= 200, "{description}");
+        }
+        assert!(StrategyKind::Ismcts.description().contains("150 ms"));
     }
 
     #[test]

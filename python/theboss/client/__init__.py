@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 import grpc
 
 from theboss.client import _rpc
-from theboss.client._rpc import CallStats, RetryPolicy
+from theboss.client._rpc import Budget, CallStats, RetryPolicy
 from theboss.client.feed import FeedItem, GameFeed, StreamLost
 from theboss.engine import view_turns
 from theboss.errors import Aborted
@@ -35,6 +35,7 @@ from theboss.v1 import ladder_service_pb2_grpc as ls_grpc
 from theboss.v1 import model_pb2
 
 __all__ = [
+    "Budget",
     "CallStats",
     "Client",
     "FeedItem",
@@ -87,13 +88,17 @@ class Client:
     def close(self) -> None:
         self.channel.close()
 
-    def register(self, display_name: str, is_bot: bool = True) -> "Session":
+    def register(self, display_name: str, is_bot: bool = True, description: str = "") -> "Session":
         """A new player; keep ``session.player_id`` and ``session.token`` to come back as it.
-        Registration is not retried on UNAVAILABLE (a lost answer would leave an orphan)."""
+        ``description``: what it is, shown on the leaderboard (a bot's strategy and
+        version). Registration is not retried on UNAVAILABLE (a lost answer would leave an
+        orphan)."""
         response = _rpc.call(
             "Register",
             lambda: self._game.Register(
-                gs.RegisterRequest(display_name=display_name, is_bot=is_bot)
+                gs.RegisterRequest(
+                    display_name=display_name, is_bot=is_bot, description=description
+                )
             ),
             self.policy,
             safe=False,
@@ -120,13 +125,19 @@ class Session:
         self._ladder = ls_grpc.LadderServiceStub(client.channel)
 
     def _call(self, name: str, method, request, *, safe: bool):
-        return _rpc.call(
-            name,
-            lambda: method(request, metadata=self._metadata),
-            self._policy,
-            safe=safe,
-            stats=self.stats,
-        )
+        def attempt():
+            response, call = method.with_call(request, metadata=self._metadata)
+            budget = Budget.from_metadata(call.initial_metadata())
+            if budget is not None:
+                self.stats.budget = budget
+            return response
+
+        return _rpc.call(name, attempt, self._policy, safe=safe, stats=self.stats)
+
+    @property
+    def budget(self) -> Optional[Budget]:
+        """What this player has left of its call quota, as the last answer said."""
+        return self.stats.budget
 
     # Tables.
 
@@ -262,6 +273,43 @@ class Session:
             return self.view(game_id)
         return feed.view
 
+    def update_profile(self, description: str) -> str:
+        """Sets what others read of this player; returns it as the server keeps it."""
+        request = gs.UpdateProfileRequest(description=description)
+        return self._call("UpdateProfile", self._game.UpdateProfile, request, safe=True).description
+
+    def export_games(
+        self,
+        *,
+        finished_after: Optional[float] = None,
+        finished_before: Optional[float] = None,
+        page_size: int = 0,
+    ) -> Iterator[str]:
+        """This player's finished games as game records (JSON strings, one line each, in
+        the format of ``docs/game-record.schema.json``), newest first, every page; the
+        times are Unix seconds."""
+        token = ""
+        while True:
+            request = gs.ExportGamesRequest(page_size=page_size, page_token=token)
+            if finished_after is not None:
+                request.finished_after.FromNanoseconds(int(finished_after * 1e9))
+            if finished_before is not None:
+                request.finished_before.FromNanoseconds(int(finished_before * 1e9))
+
+            def page(request: gs.ExportGamesRequest = request) -> tuple[list[str], str]:
+                records, next_token = [], ""
+                for message in self._game.ExportGames(request, metadata=self._metadata):
+                    if message.WhichOneof("message") == "record":
+                        records.append(message.record)
+                    else:
+                        next_token = message.next_page_token
+                return records, next_token
+
+            records, token = _rpc.call("ExportGames", page, self._policy, safe=True, stats=self.stats)
+            yield from records
+            if not token:
+                return
+
     # The ladder.
 
     def enqueue(
@@ -310,9 +358,18 @@ class Session:
         return self._call("Cancel", self._ladder.Cancel, ls.CancelRequest(), safe=True).was_queued
 
     def leaderboard(
-        self, players: int = 0, *, page_size: int = 0, page_token: str = ""
+        self,
+        players: int = 0,
+        *,
+        kind: "model_pb2.PlayerKind" = model_pb2.PLAYER_KIND_UNSPECIFIED,
+        page_size: int = 0,
+        page_token: str = "",
     ) -> ls.LeaderboardResponse:
-        request = ls.LeaderboardRequest(players=players, page_size=page_size, page_token=page_token)
+        """Established players by rating: of ``players``-player games (0: overall), of bots
+        or people only (``kind``), one page."""
+        request = ls.LeaderboardRequest(
+            players=players, kind=kind, page_size=page_size, page_token=page_token
+        )
         return self._call("Leaderboard", self._ladder.Leaderboard, request, safe=True)
 
     def player(self, player_id: Optional[str] = None) -> ls.GetPlayerResponse:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, TypeVar
+from typing import Any, Callable, Iterable, Optional, TypeVar
 
 import grpc
 from google.rpc import error_details_pb2
@@ -42,6 +42,35 @@ class RetryPolicy:
     max_backoff: float = 2.0
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What the caller has left of its quota, as the server's ``ratelimit-*`` metadata says
+    on every answer (game_service.proto, "Rate-limit metadata")."""
+
+    limit: int
+    """Calls it may make at once when its bucket is full (the burst)."""
+    remaining: int
+    """Calls it may make at once now."""
+    reset: int
+    """Seconds until its bucket is full again."""
+    policy: str
+    """``<burst>;w=<seconds to refill>;name="<quota>"``."""
+
+    @classmethod
+    def from_metadata(cls, metadata: Optional[Iterable[Any]]) -> Optional["Budget"]:
+        """The budget in a call's metadata (``(key, value)`` pairs), if it has one."""
+        values = {key: value for key, value in metadata or ()}
+        try:
+            return cls(
+                limit=int(values["ratelimit-limit"]),
+                remaining=int(values["ratelimit-remaining"]),
+                reset=int(values["ratelimit-reset"]),
+                policy=str(values["ratelimit-policy"]),
+            )
+        except (KeyError, ValueError):
+            return None
+
+
 @dataclass
 class CallStats:
     """What a session's retries did, for pacing and monitoring."""
@@ -52,6 +81,8 @@ class CallStats:
     """Seconds spent waiting as RetryInfo asked."""
     unavailable: int = 0
     """Calls retried after UNAVAILABLE."""
+    budget: Optional[Budget] = None
+    """The quota budget the last answer reported (None before any, or with quotas off)."""
 
 
 def to_error(call: str, error: grpc.RpcError) -> RpcError:
@@ -79,7 +110,11 @@ def to_error(call: str, error: grpc.RpcError) -> RpcError:
                 detail.Unpack(bad)
                 if bad.field_violations:
                     field = bad.field_violations[0].field
-    return rpc_error_class(code)(call, code, message or "", reason, retry_after, field)
+    error_class = rpc_error_class(code)
+    failure = error_class(call, code, message or "", reason, retry_after, field)
+    if hasattr(error, "trailing_metadata"):
+        failure.budget = Budget.from_metadata(error.trailing_metadata())
+    return failure
 
 
 def backoff(attempt: int, policy: RetryPolicy) -> float:
@@ -106,6 +141,8 @@ def call(
             return attempt()
         except grpc.RpcError as raw:
             error = to_error(name, raw)
+        if stats is not None and error.budget is not None:
+            stats.budget = error.budget
         if error.code == grpc.StatusCode.RESOURCE_EXHAUSTED and error.retry_after is not None:
             if throttled >= policy.throttled_retries:
                 raise error

@@ -21,12 +21,14 @@ UPDATE_VIEWS_EVERY: UpdateViews
 UPDATE_VIEWS_ACTION_COMPLETE: UpdateViews
 
 class RegisterRequest(_message.Message):
-    __slots__ = ("display_name", "is_bot")
+    __slots__ = ("display_name", "is_bot", "description")
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     IS_BOT_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     display_name: str
     is_bot: bool
-    def __init__(self, display_name: _Optional[str] = ..., is_bot: _Optional[bool] = ...) -> None: ...
+    description: str
+    def __init__(self, display_name: _Optional[str] = ..., is_bot: _Optional[bool] = ..., description: _Optional[str] = ...) -> None: ...
 
 class RegisterResponse(_message.Message):
     __slots__ = ("player_id", "api_token")
@@ -199,6 +201,38 @@ class GetHistoryResponse(_message.Message):
     seed_salt: str
     seeded: bool
     def __init__(self, entries: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., seed: _Optional[int] = ..., seed_salt: _Optional[str] = ..., seeded: _Optional[bool] = ...) -> None: ...
+
+class UpdateProfileRequest(_message.Message):
+    __slots__ = ("description",)
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    description: str
+    def __init__(self, description: _Optional[str] = ...) -> None: ...
+
+class UpdateProfileResponse(_message.Message):
+    __slots__ = ("description",)
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    description: str
+    def __init__(self, description: _Optional[str] = ...) -> None: ...
+
+class ExportGamesRequest(_message.Message):
+    __slots__ = ("finished_after", "finished_before", "page_size", "page_token")
+    FINISHED_AFTER_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    finished_after: _timestamp_pb2.Timestamp
+    finished_before: _timestamp_pb2.Timestamp
+    page_size: int
+    page_token: str
+    def __init__(self, finished_after: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., finished_before: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+
+class ExportGamesResponse(_message.Message):
+    __slots__ = ("record", "next_page_token")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    record: str
+    next_page_token: str
+    def __init__(self, record: _Optional[str] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class HistoryEntry(_message.Message):
     __slots__ = ("seq", "event", "at")

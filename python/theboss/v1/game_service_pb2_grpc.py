@@ -84,6 +84,16 @@ class GameServiceStub:
                 request_serializer=theboss_dot_v1_dot_game__service__pb2.GetHistoryRequest.SerializeToString,
                 response_deserializer=theboss_dot_v1_dot_game__service__pb2.GetHistoryResponse.FromString,
                 _registered_method=True)
+        self.UpdateProfile = channel.unary_unary(
+                '/theboss.v1.GameService/UpdateProfile',
+                request_serializer=theboss_dot_v1_dot_game__service__pb2.UpdateProfileRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_game__service__pb2.UpdateProfileResponse.FromString,
+                _registered_method=True)
+        self.ExportGames = channel.unary_stream(
+                '/theboss.v1.GameService/ExportGames',
+                request_serializer=theboss_dot_v1_dot_game__service__pb2.ExportGamesRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_game__service__pb2.ExportGamesResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -166,6 +176,21 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UpdateProfile(self, request, context):
+        """Changes what others read of the caller: its description (see RegisterRequest).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExportGames(self, request, context):
+        """The caller's finished games as game records, newest first, one page per call: one
+        record per message (NDJSON-friendly), then, if more remain, a `next_page_token`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -218,6 +243,16 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GetHistory,
                     request_deserializer=theboss_dot_v1_dot_game__service__pb2.GetHistoryRequest.FromString,
                     response_serializer=theboss_dot_v1_dot_game__service__pb2.GetHistoryResponse.SerializeToString,
+            ),
+            'UpdateProfile': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateProfile,
+                    request_deserializer=theboss_dot_v1_dot_game__service__pb2.UpdateProfileRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_game__service__pb2.UpdateProfileResponse.SerializeToString,
+            ),
+            'ExportGames': grpc.unary_stream_rpc_method_handler(
+                    servicer.ExportGames,
+                    request_deserializer=theboss_dot_v1_dot_game__service__pb2.ExportGamesRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_game__service__pb2.ExportGamesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -490,6 +525,60 @@ class GameService:
             '/theboss.v1.GameService/GetHistory',
             theboss_dot_v1_dot_game__service__pb2.GetHistoryRequest.SerializeToString,
             theboss_dot_v1_dot_game__service__pb2.GetHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateProfile(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/theboss.v1.GameService/UpdateProfile',
+            theboss_dot_v1_dot_game__service__pb2.UpdateProfileRequest.SerializeToString,
+            theboss_dot_v1_dot_game__service__pb2.UpdateProfileResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExportGames(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/theboss.v1.GameService/ExportGames',
+            theboss_dot_v1_dot_game__service__pb2.ExportGamesRequest.SerializeToString,
+            theboss_dot_v1_dot_game__service__pb2.ExportGamesResponse.FromString,
             options,
             channel_credentials,
             insecure,

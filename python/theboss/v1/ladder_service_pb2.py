@@ -24,41 +24,42 @@ _sym_db = _symbol_database.Default()
 
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 from theboss.v1 import game_service_pb2 as theboss_dot_v1_dot_game__service__pb2
+from theboss.v1 import model_pb2 as theboss_dot_v1_dot_model__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ftheboss/v1/ladder_service.proto\x12\ntheboss.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dtheboss/v1/game_service.proto\"F\n\x0e\x45nqueueRequest\x12\x0f\n\x07players\x18\x01 \x01(\r\x12\x11\n\tduplicate\x18\x02 \x01(\x08\x12\x10\n\x08parallel\x18\x03 \x01(\r\"\x9b\x01\n\x0f\x45nqueueResponse\x12$\n\x06queued\x18\x01 \x01(\x0b\x32\x12.theboss.v1.QueuedH\x00\x12*\n\x07matched\x18\x02 \x01(\x0b\x32\x17.theboss.v1.LadderMatchH\x00\x12+\n\nkeep_alive\x18\x03 \x01(\x0b\x32\x15.theboss.v1.KeepAliveH\x00\x42\t\n\x07message\"\x19\n\x06Queued\x12\x0f\n\x07waiting\x18\x01 \x01(\r\"\x93\x01\n\x0bLadderMatch\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07players\x18\x03 \x01(\r\x12\x16\n\x0e\x61lready_seated\x18\x04 \x01(\x08\x12\x11\n\tseries_id\x18\x05 \x01(\t\x12\x13\n\x0bseries_game\x18\x06 \x01(\r\x12\x14\n\x0cseries_games\x18\x07 \x01(\r\"\x0f\n\rCancelRequest\"$\n\x0e\x43\x61ncelResponse\x12\x12\n\nwas_queued\x18\x01 \x01(\x08\"L\n\x12LeaderboardRequest\x12\x0f\n\x07players\x18\x01 \x01(\r\x12\x11\n\tpage_size\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\"]\n\x13LeaderboardResponse\x12-\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x1c.theboss.v1.LeaderboardEntry\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"}\n\x10LeaderboardEntry\x12\x0c\n\x04rank\x18\x01 \x01(\r\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\x12\x0e\n\x06is_bot\x18\x04 \x01(\x08\x12\"\n\x06rating\x18\x05 \x01(\x0b\x32\x12.theboss.v1.Rating\"g\n\x06Rating\x12\x0f\n\x07players\x18\x01 \x01(\r\x12\n\n\x02mu\x18\x02 \x01(\x01\x12\r\n\x05sigma\x18\x03 \x01(\x01\x12\r\n\x05score\x18\x04 \x01(\x01\x12\r\n\x05games\x18\x05 \x01(\r\x12\x13\n\x0bprovisional\x18\x06 \x01(\x08\"%\n\x10GetPlayerRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\"\x9c\x01\n\x11GetPlayerResponse\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\x0e\n\x06is_bot\x18\x03 \x01(\x08\x12#\n\x07ratings\x18\x04 \x03(\x0b\x32\x12.theboss.v1.Rating\x12)\n\x07history\x18\x05 \x03(\x0b\x32\x18.theboss.v1.RatingChange\"\x9c\x01\n\x0cRatingChange\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\r\x12\x11\n\tmu_before\x18\x03 \x01(\x01\x12\x14\n\x0csigma_before\x18\x04 \x01(\x01\x12\n\n\x02mu\x18\x05 \x01(\x01\x12\r\n\x05sigma\x18\x06 \x01(\x01\x12&\n\x02\x61t\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp2\xb0\x02\n\rLadderService\x12\x44\n\x07\x45nqueue\x12\x1a.theboss.v1.EnqueueRequest\x1a\x1b.theboss.v1.EnqueueResponse0\x01\x12?\n\x06\x43\x61ncel\x12\x19.theboss.v1.CancelRequest\x1a\x1a.theboss.v1.CancelResponse\x12N\n\x0bLeaderboard\x12\x1e.theboss.v1.LeaderboardRequest\x1a\x1f.theboss.v1.LeaderboardResponse\x12H\n\tGetPlayer\x12\x1c.theboss.v1.GetPlayerRequest\x1a\x1d.theboss.v1.GetPlayerResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ftheboss/v1/ladder_service.proto\x12\ntheboss.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1dtheboss/v1/game_service.proto\x1a\x16theboss/v1/model.proto\"F\n\x0e\x45nqueueRequest\x12\x0f\n\x07players\x18\x01 \x01(\r\x12\x11\n\tduplicate\x18\x02 \x01(\x08\x12\x10\n\x08parallel\x18\x03 \x01(\r\"\x9b\x01\n\x0f\x45nqueueResponse\x12$\n\x06queued\x18\x01 \x01(\x0b\x32\x12.theboss.v1.QueuedH\x00\x12*\n\x07matched\x18\x02 \x01(\x0b\x32\x17.theboss.v1.LadderMatchH\x00\x12+\n\nkeep_alive\x18\x03 \x01(\x0b\x32\x15.theboss.v1.KeepAliveH\x00\x42\t\n\x07message\"\x19\n\x06Queued\x12\x0f\n\x07waiting\x18\x01 \x01(\r\"\x93\x01\n\x0bLadderMatch\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07players\x18\x03 \x01(\r\x12\x16\n\x0e\x61lready_seated\x18\x04 \x01(\x08\x12\x11\n\tseries_id\x18\x05 \x01(\t\x12\x13\n\x0bseries_game\x18\x06 \x01(\r\x12\x14\n\x0cseries_games\x18\x07 \x01(\r\"\x0f\n\rCancelRequest\"$\n\x0e\x43\x61ncelResponse\x12\x12\n\nwas_queued\x18\x01 \x01(\x08\"r\n\x12LeaderboardRequest\x12\x0f\n\x07players\x18\x01 \x01(\r\x12\x11\n\tpage_size\x18\x02 \x01(\r\x12\x12\n\npage_token\x18\x03 \x01(\t\x12$\n\x04kind\x18\x04 \x01(\x0e\x32\x16.theboss.v1.PlayerKind\"]\n\x13LeaderboardResponse\x12-\n\x07\x65ntries\x18\x01 \x03(\x0b\x32\x1c.theboss.v1.LeaderboardEntry\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x92\x01\n\x10LeaderboardEntry\x12\x0c\n\x04rank\x18\x01 \x01(\r\x12\x11\n\tplayer_id\x18\x02 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x03 \x01(\t\x12\x0e\n\x06is_bot\x18\x04 \x01(\x08\x12\"\n\x06rating\x18\x05 \x01(\x0b\x32\x12.theboss.v1.Rating\x12\x13\n\x0b\x64\x65scription\x18\x06 \x01(\t\"g\n\x06Rating\x12\x0f\n\x07players\x18\x01 \x01(\r\x12\n\n\x02mu\x18\x02 \x01(\x01\x12\r\n\x05sigma\x18\x03 \x01(\x01\x12\r\n\x05score\x18\x04 \x01(\x01\x12\r\n\x05games\x18\x05 \x01(\r\x12\x13\n\x0bprovisional\x18\x06 \x01(\x08\"%\n\x10GetPlayerRequest\x12\x11\n\tplayer_id\x18\x01 \x01(\t\"\xb1\x01\n\x11GetPlayerResponse\x12\x11\n\tplayer_id\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\x0e\n\x06is_bot\x18\x03 \x01(\x08\x12#\n\x07ratings\x18\x04 \x03(\x0b\x32\x12.theboss.v1.Rating\x12)\n\x07history\x18\x05 \x03(\x0b\x32\x18.theboss.v1.RatingChange\x12\x13\n\x0b\x64\x65scription\x18\x06 \x01(\t\"\x9c\x01\n\x0cRatingChange\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07players\x18\x02 \x01(\r\x12\x11\n\tmu_before\x18\x03 \x01(\x01\x12\x14\n\x0csigma_before\x18\x04 \x01(\x01\x12\n\n\x02mu\x18\x05 \x01(\x01\x12\r\n\x05sigma\x18\x06 \x01(\x01\x12&\n\x02\x61t\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp2\xb0\x02\n\rLadderService\x12\x44\n\x07\x45nqueue\x12\x1a.theboss.v1.EnqueueRequest\x1a\x1b.theboss.v1.EnqueueResponse0\x01\x12?\n\x06\x43\x61ncel\x12\x19.theboss.v1.CancelRequest\x1a\x1a.theboss.v1.CancelResponse\x12N\n\x0bLeaderboard\x12\x1e.theboss.v1.LeaderboardRequest\x1a\x1f.theboss.v1.LeaderboardResponse\x12H\n\tGetPlayer\x12\x1c.theboss.v1.GetPlayerRequest\x1a\x1d.theboss.v1.GetPlayerResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'theboss.v1.ladder_service_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_ENQUEUEREQUEST']._serialized_start=111
-  _globals['_ENQUEUEREQUEST']._serialized_end=181
-  _globals['_ENQUEUERESPONSE']._serialized_start=184
-  _globals['_ENQUEUERESPONSE']._serialized_end=339
-  _globals['_QUEUED']._serialized_start=341
-  _globals['_QUEUED']._serialized_end=366
-  _globals['_LADDERMATCH']._serialized_start=369
-  _globals['_LADDERMATCH']._serialized_end=516
-  _globals['_CANCELREQUEST']._serialized_start=518
-  _globals['_CANCELREQUEST']._serialized_end=533
-  _globals['_CANCELRESPONSE']._serialized_start=535
-  _globals['_CANCELRESPONSE']._serialized_end=571
-  _globals['_LEADERBOARDREQUEST']._serialized_start=573
-  _globals['_LEADERBOARDREQUEST']._serialized_end=649
-  _globals['_LEADERBOARDRESPONSE']._serialized_start=651
-  _globals['_LEADERBOARDRESPONSE']._serialized_end=744
-  _globals['_LEADERBOARDENTRY']._serialized_start=746
-  _globals['_LEADERBOARDENTRY']._serialized_end=871
-  _globals['_RATING']._serialized_start=873
-  _globals['_RATING']._serialized_end=976
-  _globals['_GETPLAYERREQUEST']._serialized_start=978
-  _globals['_GETPLAYERREQUEST']._serialized_end=1015
-  _globals['_GETPLAYERRESPONSE']._serialized_start=1018
-  _globals['_GETPLAYERRESPONSE']._serialized_end=1174
-  _globals['_RATINGCHANGE']._serialized_start=1177
-  _globals['_RATINGCHANGE']._serialized_end=1333
-  _globals['_LADDERSERVICE']._serialized_start=1336
-  _globals['_LADDERSERVICE']._serialized_end=1640
+  _globals['_ENQUEUEREQUEST']._serialized_start=135
+  _globals['_ENQUEUEREQUEST']._serialized_end=205
+  _globals['_ENQUEUERESPONSE']._serialized_start=208
+  _globals['_ENQUEUERESPONSE']._serialized_end=363
+  _globals['_QUEUED']._serialized_start=365
+  _globals['_QUEUED']._serialized_end=390
+  _globals['_LADDERMATCH']._serialized_start=393
+  _globals['_LADDERMATCH']._serialized_end=540
+  _globals['_CANCELREQUEST']._serialized_start=542
+  _globals['_CANCELREQUEST']._serialized_end=557
+  _globals['_CANCELRESPONSE']._serialized_start=559
+  _globals['_CANCELRESPONSE']._serialized_end=595
+  _globals['_LEADERBOARDREQUEST']._serialized_start=597
+  _globals['_LEADERBOARDREQUEST']._serialized_end=711
+  _globals['_LEADERBOARDRESPONSE']._serialized_start=713
+  _globals['_LEADERBOARDRESPONSE']._serialized_end=806
+  _globals['_LEADERBOARDENTRY']._serialized_start=809
+  _globals['_LEADERBOARDENTRY']._serialized_end=955
+  _globals['_RATING']._serialized_start=957
+  _globals['_RATING']._serialized_end=1060
+  _globals['_GETPLAYERREQUEST']._serialized_start=1062
+  _globals['_GETPLAYERREQUEST']._serialized_end=1099
+  _globals['_GETPLAYERRESPONSE']._serialized_start=1102
+  _globals['_GETPLAYERRESPONSE']._serialized_end=1279
+  _globals['_RATINGCHANGE']._serialized_start=1282
+  _globals['_RATINGCHANGE']._serialized_end=1438
+  _globals['_LADDERSERVICE']._serialized_start=1441
+  _globals['_LADDERSERVICE']._serialized_end=1745
 # @@protoc_insertion_point(module_scope)

@@ -2,6 +2,7 @@ import datetime
 
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from theboss.v1 import game_service_pb2 as _game_service_pb2
+from theboss.v1 import model_pb2 as _model_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -65,14 +66,16 @@ class CancelResponse(_message.Message):
     def __init__(self, was_queued: _Optional[bool] = ...) -> None: ...
 
 class LeaderboardRequest(_message.Message):
-    __slots__ = ("players", "page_size", "page_token")
+    __slots__ = ("players", "page_size", "page_token", "kind")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
     PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
     players: int
     page_size: int
     page_token: str
-    def __init__(self, players: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
+    kind: _model_pb2.PlayerKind
+    def __init__(self, players: _Optional[int] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., kind: _Optional[_Union[_model_pb2.PlayerKind, str]] = ...) -> None: ...
 
 class LeaderboardResponse(_message.Message):
     __slots__ = ("entries", "next_page_token")
@@ -83,18 +86,20 @@ class LeaderboardResponse(_message.Message):
     def __init__(self, entries: _Optional[_Iterable[_Union[LeaderboardEntry, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class LeaderboardEntry(_message.Message):
-    __slots__ = ("rank", "player_id", "display_name", "is_bot", "rating")
+    __slots__ = ("rank", "player_id", "display_name", "is_bot", "rating", "description")
     RANK_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     IS_BOT_FIELD_NUMBER: _ClassVar[int]
     RATING_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     rank: int
     player_id: str
     display_name: str
     is_bot: bool
     rating: Rating
-    def __init__(self, rank: _Optional[int] = ..., player_id: _Optional[str] = ..., display_name: _Optional[str] = ..., is_bot: _Optional[bool] = ..., rating: _Optional[_Union[Rating, _Mapping]] = ...) -> None: ...
+    description: str
+    def __init__(self, rank: _Optional[int] = ..., player_id: _Optional[str] = ..., display_name: _Optional[str] = ..., is_bot: _Optional[bool] = ..., rating: _Optional[_Union[Rating, _Mapping]] = ..., description: _Optional[str] = ...) -> None: ...
 
 class Rating(_message.Message):
     __slots__ = ("players", "mu", "sigma", "score", "games", "provisional")
@@ -119,18 +124,20 @@ class GetPlayerRequest(_message.Message):
     def __init__(self, player_id: _Optional[str] = ...) -> None: ...
 
 class GetPlayerResponse(_message.Message):
-    __slots__ = ("player_id", "display_name", "is_bot", "ratings", "history")
+    __slots__ = ("player_id", "display_name", "is_bot", "ratings", "history", "description")
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     IS_BOT_FIELD_NUMBER: _ClassVar[int]
     RATINGS_FIELD_NUMBER: _ClassVar[int]
     HISTORY_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
     player_id: str
     display_name: str
     is_bot: bool
     ratings: _containers.RepeatedCompositeFieldContainer[Rating]
     history: _containers.RepeatedCompositeFieldContainer[RatingChange]
-    def __init__(self, player_id: _Optional[str] = ..., display_name: _Optional[str] = ..., is_bot: _Optional[bool] = ..., ratings: _Optional[_Iterable[_Union[Rating, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[RatingChange, _Mapping]]] = ...) -> None: ...
+    description: str
+    def __init__(self, player_id: _Optional[str] = ..., display_name: _Optional[str] = ..., is_bot: _Optional[bool] = ..., ratings: _Optional[_Iterable[_Union[Rating, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[RatingChange, _Mapping]]] = ..., description: _Optional[str] = ...) -> None: ...
 
 class RatingChange(_message.Message):
     __slots__ = ("game_id", "players", "mu_before", "sigma_before", "mu", "sigma", "at")

@@ -48,6 +48,12 @@ class PoliceCard(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     POLICE_CARD_GOLD: _ClassVar[PoliceCard]
     POLICE_CARD_DOUBLE: _ClassVar[PoliceCard]
 
+class PlayerKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PLAYER_KIND_UNSPECIFIED: _ClassVar[PlayerKind]
+    PLAYER_KIND_BOT: _ClassVar[PlayerKind]
+    PLAYER_KIND_PERSON: _ClassVar[PlayerKind]
+
 class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     GAME_STATUS_UNSPECIFIED: _ClassVar[GameStatus]
@@ -87,6 +93,9 @@ POLICE_CARD_UNSPECIFIED: PoliceCard
 POLICE_CARD_SILVER: PoliceCard
 POLICE_CARD_GOLD: PoliceCard
 POLICE_CARD_DOUBLE: PoliceCard
+PLAYER_KIND_UNSPECIFIED: PlayerKind
+PLAYER_KIND_BOT: PlayerKind
+PLAYER_KIND_PERSON: PlayerKind
 GAME_STATUS_UNSPECIFIED: GameStatus
 GAME_STATUS_OPEN: GameStatus
 GAME_STATUS_RUNNING: GameStatus

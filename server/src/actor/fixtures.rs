@@ -18,6 +18,7 @@ pub async fn two_players(store: &dyn Store) -> Vec<PlayerInfo> {
         store
             .create_player(&NewPlayer {
                 player: p.clone(),
+                description: String::new(),
                 token_hash: p.id.clone(),
                 created_at: 0,
             })

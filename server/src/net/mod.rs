@@ -8,10 +8,12 @@
 //!   request's message does not arrive in time.
 //! - [`layer`]: the tower layer that tells a connection of its calls, times request bodies,
 //!   and caps unauthenticated health watches.
+//! - [`budget`]: the layer that tells each caller what it has left of its quota.
 //!
 //! [`raise_fd_limit`] lifts the process's soft file-descriptor limit to its hard one at
 //! start-up, so that the caps, not the kernel, decide how many clients fit.
 
+pub mod budget;
 pub mod conn;
 pub mod layer;
 

@@ -130,6 +130,24 @@ impl game_service_server::GameService for GameService {
     ) -> RpcResult<v1::GetHistoryResponse> {
         reply(self.history(request).await).await
     }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "UpdateProfile", player = tracing::field::Empty))]
+    async fn update_profile(
+        &self,
+        request: Request<v1::UpdateProfileRequest>,
+    ) -> RpcResult<v1::UpdateProfileResponse> {
+        reply(self.update_profile(request).await).await
+    }
+
+    type ExportGamesStream = super::export::ExportStream;
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "ExportGames", player = tracing::field::Empty))]
+    async fn export_games(
+        &self,
+        request: Request<v1::ExportGamesRequest>,
+    ) -> Result<Response<Self::ExportGamesStream>, Status> {
+        reply(self.export(request).await).await
+    }
 }
 
 /// At most a short prefix of what the client sent, for logs: a game id is 36 characters.

@@ -1,5 +1,6 @@
-//! The lobby's RPCs: registering, creating a game (a chosen seed only for unlisted games, and
-//! within the creator's cap on tables waiting), joining and leaving a table, listing games.
+//! The lobby's RPCs: registering and a player's profile, creating a game (a chosen seed only
+//! for unlisted games, and within the creator's cap on tables waiting), joining and leaving a
+//! table, listing games.
 
 use theboss::v1;
 use tonic::Request;
@@ -15,6 +16,21 @@ use crate::wire;
 /// normalised name holds at most 32 characters).
 const MAX_NAME_BYTES: usize = 512;
 
+/// The longest description a request may carry, in bytes, before it is normalised (the
+/// normalised description holds at most 200 characters).
+const MAX_DESCRIPTION_BYTES: usize = 2048;
+
+/// A description as the server keeps it, or INVALID_ARGUMENT naming the field.
+fn checked_description(raw: &str) -> Result<String, ApiError> {
+    let invalid = |problem: String| ApiError::invalid("description", problem);
+    if raw.len() > MAX_DESCRIPTION_BYTES {
+        return Err(invalid(
+            crate::domain::NameError::DescriptionLength.to_string(),
+        ));
+    }
+    crate::domain::description(raw).map_err(|e| invalid(e.to_string()))
+}
+
 /// The most statuses a listing may ask for: each status once.
 const MAX_STATUSES: usize = 4;
 
@@ -28,6 +44,19 @@ fn random_seed() -> u64 {
 }
 
 impl GameService {
+    pub(super) async fn update_profile(
+        &self,
+        request: Request<v1::UpdateProfileRequest>,
+    ) -> Result<v1::UpdateProfileResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let description = checked_description(&request.get_ref().description)?;
+        if !self.store.set_description(&player.id, &description).await? {
+            return Err(ApiError::Unauthenticated("unknown API token"));
+        }
+        tracing::info!(%description, "profile updated");
+        Ok(v1::UpdateProfileResponse { description })
+    }
+
     pub(super) async fn register(
         &self,
         request: Request<v1::RegisterRequest>,
@@ -42,6 +71,7 @@ impl GameService {
         }
         let display_name = crate::domain::display_name(&request.display_name)
             .map_err(|e| ApiError::invalid("display_name", e.to_string()))?;
+        let description = checked_description(&request.description)?;
         let player = PlayerInfo {
             id: uuid::Uuid::new_v4().to_string(),
             display_name,
@@ -51,6 +81,7 @@ impl GameService {
         self.store
             .create_player(&NewPlayer {
                 player: player.clone(),
+                description,
                 token_hash: auth::token_hash(&token),
                 created_at: now_micros(),
             })

@@ -5,12 +5,14 @@
 //!
 //! - [`game_service`]: the `theboss.v1.GameService` trait, one line per method, over the
 //!   families [`lobby`] (register, create, join, leave, list), [`play`] (views, catalogues,
-//!   turns, histories) and [`watching`] (`WatchGame` streams and their limits). Calls that
+//!   turns, histories), [`watching`] (`WatchGame` streams and their limits) and [`export`]
+//!   (`ExportGames`, finished games as game records). Calls that
 //!   must run where their game is run go through [`forward`], the owner-or-forward routing.
 //! - [`ladder_service`]: `theboss.v1.LadderService` over [`enqueue`] (the `Enqueue` stream)
 //!   and [`standings`] (leaderboards and players).
 
 mod enqueue;
+mod export;
 mod forward;
 pub mod game_service;
 pub mod ladder_service;

@@ -28,18 +28,33 @@ impl LadderService {
             token if token.len() > MAX_PAGE_TOKEN => return Err(invalid()),
             token => token.parse::<u64>().map_err(|_| invalid())?,
         };
-        let mut rows = self.store.leaderboard(players, limit + 1, offset).await?;
+        let bots = match v1::PlayerKind::try_from(request.kind) {
+            Ok(v1::PlayerKind::Unspecified) => None,
+            Ok(v1::PlayerKind::Bot) => Some(true),
+            Ok(v1::PlayerKind::Person) => Some(false),
+            Err(_) => {
+                return Err(ApiError::invalid(
+                    "kind",
+                    "PLAYER_KIND_BOT, PLAYER_KIND_PERSON or unspecified (everyone)",
+                ));
+            }
+        };
+        let mut rows = self
+            .store
+            .leaderboard(players, bots, limit + 1, offset)
+            .await?;
         let more = rows.len() > limit as usize;
         rows.truncate(limit as usize);
         let entries = rows
-            .iter()
+            .into_iter()
             .enumerate()
-            .map(|(i, (p, r))| v1::LeaderboardEntry {
+            .map(|(i, row)| v1::LeaderboardEntry {
                 rank: u32::try_from(offset + i as u64 + 1).unwrap_or(u32::MAX),
-                player_id: p.id.clone(),
-                display_name: p.display_name.clone(),
-                is_bot: p.is_bot,
-                rating: Some(wire::rating_to_wire(players, r)),
+                player_id: row.player.id,
+                display_name: row.player.display_name,
+                is_bot: row.player.is_bot,
+                rating: Some(wire::rating_to_wire(players, &row.rating)),
+                description: row.description,
             })
             .collect();
         Ok(v1::LeaderboardResponse {

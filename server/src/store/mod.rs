@@ -63,6 +63,8 @@ pub enum StoreError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewPlayer {
     pub player: PlayerInfo,
+    /// What the player says it is (`domain::description`).
+    pub description: String,
     pub token_hash: String,
     pub created_at: i64,
 }
@@ -117,10 +119,19 @@ pub struct RatingRecord {
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlayerRatings {
     pub player: PlayerInfo,
+    pub description: String,
     /// By category (0 overall, else the player count).
     pub ratings: Vec<(u8, Rating)>,
     /// Newest first.
     pub history: Vec<RatingRecord>,
+}
+
+/// One place of a leaderboard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaderboardRow {
+    pub player: PlayerInfo,
+    pub description: String,
+    pub rating: Rating,
 }
 
 /// A duplicate set: its players, table by table, each table in seat order.
@@ -208,6 +219,10 @@ pub trait PlayerStore: Send + Sync + 'static {
         &self,
         token_hash: &str,
     ) -> Result<Option<PlayerInfo>, StoreError>;
+
+    /// Sets a player's description; false if there is no such player.
+    async fn set_description(&self, player_id: &str, description: &str)
+    -> Result<bool, StoreError>;
 }
 
 /// Games and their action logs.
@@ -247,6 +262,17 @@ pub trait GameStore: Send + Sync + 'static {
     /// Ids of the games being played (started, not over), oldest first.
     async fn running_games(&self) -> Result<Vec<String>, StoreError>;
 
+    /// A player's finished games (ids, and when they finished, in micros), newest first:
+    /// those that finished within `[window.0, window.1)` and before `cursor` (a previous
+    /// page's last `(finished_at, id)`), at most `limit`.
+    async fn finished_games_of(
+        &self,
+        player_id: &str,
+        window: (i64, i64),
+        cursor: Option<(i64, String)>,
+        limit: u32,
+    ) -> Result<Vec<(String, i64)>, StoreError>;
+
     /// Up to `limit` games that have not started and were created before `before` (micros),
     /// oldest first: they have expired.
     async fn expired_open_games(&self, before: i64, limit: u32) -> Result<Vec<String>, StoreError>;
@@ -265,13 +291,14 @@ pub trait RatingStore: Send + Sync + 'static {
     async fn rating(&self, player_id: &str, players: u8) -> Result<Option<Rating>, StoreError>;
 
     /// Established players of a category (see `rating::PROVISIONAL_GAMES`), best
-    /// `mu - 3 sigma` first.
+    /// `mu - 3 sigma` first; only bots (`Some(true)`), only people (`Some(false)`) or all.
     async fn leaderboard(
         &self,
         players: u8,
+        bots: Option<bool>,
         limit: u32,
         offset: u64,
-    ) -> Result<Vec<(PlayerInfo, Rating)>, StoreError>;
+    ) -> Result<Vec<LeaderboardRow>, StoreError>;
 
     async fn player_ratings(&self, player_id: &str) -> Result<Option<PlayerRatings>, StoreError>;
 

@@ -11,8 +11,9 @@ use tracing::Instrument;
 
 use super::cluster::{ClusterStore, Leadership, Notification, Ownership, Replica};
 use super::{
-    Effects, Enqueued, GamePage, GameQuery, GameStore, LadderSeat, LadderStore, NewPlayer,
-    PlayerRatings, PlayerStore, RatingStore, SeriesRecord, StoreError, StoredAction, StoredGame,
+    Effects, Enqueued, GamePage, GameQuery, GameStore, LadderSeat, LadderStore, LeaderboardRow,
+    NewPlayer, PlayerRatings, PlayerStore, RatingStore, SeriesRecord, StoreError, StoredAction,
+    StoredGame,
 };
 use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry};
 use crate::metrics::store_call;
@@ -50,6 +51,19 @@ impl<S: PlayerStore> PlayerStore for Traced<S> {
 
     async fn player_by_token_hash(&self, hash: &str) -> Result<Option<PlayerInfo>, StoreError> {
         traced!("player_by_token_hash", self.0.player_by_token_hash(hash)).await
+    }
+
+    async fn set_description(
+        &self,
+        player_id: &str,
+        description: &str,
+    ) -> Result<bool, StoreError> {
+        traced!(
+            "set_description",
+            self.0.set_description(player_id, description),
+            player = %player_id
+        )
+        .await
     }
 }
 
@@ -107,6 +121,21 @@ impl<S: GameStore> GameStore for Traced<S> {
         traced!("running_games", self.0.running_games()).await
     }
 
+    async fn finished_games_of(
+        &self,
+        player_id: &str,
+        window: (i64, i64),
+        cursor: Option<(i64, String)>,
+        limit: u32,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        traced!(
+            "finished_games_of",
+            self.0.finished_games_of(player_id, window, cursor, limit),
+            player = %player_id
+        )
+        .await
+    }
+
     async fn expired_open_games(&self, before: i64, limit: u32) -> Result<Vec<String>, StoreError> {
         traced!(
             "expired_open_games",
@@ -133,10 +162,16 @@ impl<S: RatingStore> RatingStore for Traced<S> {
     async fn leaderboard(
         &self,
         players: u8,
+        bots: Option<bool>,
         limit: u32,
         offset: u64,
-    ) -> Result<Vec<(PlayerInfo, Rating)>, StoreError> {
-        traced!("leaderboard", self.0.leaderboard(players, limit, offset)).await
+    ) -> Result<Vec<LeaderboardRow>, StoreError> {
+        traced!(
+            "leaderboard",
+            self.0.leaderboard(players, bots, limit, offset),
+            ?bots
+        )
+        .await
     }
 
     async fn player_ratings(&self, player_id: &str) -> Result<Option<PlayerRatings>, StoreError> {

@@ -50,14 +50,15 @@ INSERT INTO games (id, players, cities, seed, turn_time_limit, visibility, ladde
         CASE WHEN i <= 4000 THEN 2 ELSE 0 END, '', '',
         CASE WHEN i % 500 = 0 OR i % 499 = 0 THEN 'r1' END
     FROM generate_series(1, 50000) i;
-INSERT INTO seats (game_id, seat, player_id, game_over)
-    SELECT 'g' || i, s, 'p' || (1 + (2 * i + s) % 20000), NOT (i % 500 = 0 OR i % 499 = 0)
+INSERT INTO seats (game_id, seat, player_id, game_over, finished_at)
+    SELECT 'g' || i, s, 'p' || (1 + (2 * i + s) % 20000), NOT (i % 500 = 0 OR i % 499 = 0),
+        CASE WHEN i % 500 = 0 OR i % 499 = 0 THEN NULL ELSE i END
     FROM generate_series(1, 50000) i, generate_series(0, 1) s;
 INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at)
     SELECT 'g' || i, q, 'p' || (1 + (2 * i + q % 2) % 20000), 'k' || q, 2, '{}', i
     FROM generate_series(1, 50000) i, generate_series(1, 4) q;
-INSERT INTO ratings (player_id, players, mu, sigma, games)
-    SELECT 'p' || i, n, 25 + i % 7, 8, i % 30 FROM generate_series(1, 20000) i,
+INSERT INTO ratings (player_id, players, mu, sigma, games, is_bot)
+    SELECT 'p' || i, n, 25 + i % 7, 8, i % 30, i % 3 = 0 FROM generate_series(1, 20000) i,
         generate_series(0, 2) n;
 INSERT INTO rating_history (player_id, players, game_id, mu_before, sigma_before, mu, sigma, at)
     SELECT 'p' || (1 + (2 * i) % 20000), 0, 'g' || i, 25, 8, 26, 7, i
@@ -74,13 +75,34 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
     let fixed = [
         ("PLAYER_BY_TOKEN", players::PLAYER_BY_TOKEN, "'h77'"),
         ("PLAYER_BY_ID", players::PLAYER_BY_ID, "'p77'"),
+        ("DESCRIPTION_OF", players::DESCRIPTION_OF, "'p77'"),
+        (
+            "FINISHED_GAMES_OF",
+            games::FINISHED_GAMES_OF,
+            "'p77', 0, 9223372036854775807, 9223372036854775807, '', 51",
+        ),
+        (
+            "FINISHED_GAMES_OF (a later page, a window)",
+            games::FINISHED_GAMES_OF,
+            "'p77', 100, 40000, 30000, 'g30000', 51",
+        ),
+        (
+            "UPDATE_DESCRIPTION",
+            players::UPDATE_DESCRIPTION,
+            "'ismcts v2', 'p77'",
+        ),
+        (
+            "INSERT_RATING_IF_MISSING",
+            ratings::INSERT_RATING_IF_MISSING,
+            "'p77', 4, 25.0, 8.3",
+        ),
         ("OPEN_GAMES_OF", games::OPEN_GAMES_OF, "'p77'"),
         (
             "UPDATE_GAME_STATUS",
             games::UPDATE_GAME_STATUS,
             "'finished', '0', '1,2', '1,1', 'g500'",
         ),
-        ("SEATS_OVER", games::SEATS_OVER, "'g500'"),
+        ("SEATS_OVER", games::SEATS_OVER, "'g500', 500"),
         ("DELETE_SEAT", games::DELETE_SEAT, "'g499', 1"),
         ("ACTIONS_OF_GAME", games::ACTIONS_OF_GAME, "'g500'"),
         ("RUNNING_GAMES", games::RUNNING_GAMES, ""),
@@ -103,6 +125,16 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
         ),
         ("RATING_OF", ratings::RATING_OF, "'p77', 2"),
         ("LEADERBOARD", ratings::LEADERBOARD, "0, 11, 0, 10"),
+        (
+            "LEADERBOARD_OF_KIND (bots)",
+            ratings::LEADERBOARD_OF_KIND,
+            "2, 11, 0, 10, TRUE",
+        ),
+        (
+            "LEADERBOARD_OF_KIND (people, page 50)",
+            ratings::LEADERBOARD_OF_KIND,
+            "0, 11, 550, 10, FALSE",
+        ),
         (
             "LEADERBOARD (page 50)",
             ratings::LEADERBOARD,

@@ -40,9 +40,16 @@ pub(in crate::store) const UPDATE_GAME_STATUS: &str = "UPDATE games \
 pub(in crate::store) const INSERT_SEAT: &str =
     "INSERT INTO seats (game_id, seat, player_id) VALUES ($1, $2, $3)";
 pub(in crate::store) const DELETE_SEAT: &str = "DELETE FROM seats WHERE game_id = $1 AND seat = $2";
-/// The game is over: its seats no longer count among its players' live seats.
+/// The game is over: its seats no longer count among its players' live seats, and a
+/// finished game's seats say when it finished (`$2`; NULL for an aborted game).
 pub(in crate::store) const SEATS_OVER: &str =
-    "UPDATE seats SET game_over = TRUE WHERE game_id = $1";
+    "UPDATE seats SET game_over = TRUE, finished_at = $2 WHERE game_id = $1";
+/// A player's finished games, newest first, from `seats_finished_by_player`: those that
+/// finished in [`$2`, `$3`) and before the cursor (`$4`, `$5`).
+pub(in crate::store) const FINISHED_GAMES_OF: &str = "SELECT game_id, finished_at FROM seats \
+     WHERE player_id = $1 AND finished_at IS NOT NULL AND finished_at >= $2 AND finished_at < $3 \
+     AND (finished_at < $4 OR (finished_at = $4 AND game_id < $5)) \
+     ORDER BY finished_at DESC, game_id DESC LIMIT $6";
 /// By the primary key (game_id, seq).
 pub(in crate::store) const ACTIONS_OF_GAME: &str = "SELECT seq, player_id, idempotency_key, format, payload, at \
      FROM actions WHERE game_id = $1 ORDER BY seq";
@@ -203,6 +210,7 @@ where
         if effects.status.is_over() {
             sqlx::query(SEATS_OVER)
                 .bind(game_id)
+                .bind((effects.status == Status::Finished).then_some(action.at))
                 .execute(&mut *tx)
                 .await?;
         }
@@ -361,14 +369,36 @@ where
             )
             .await?;
             if effects.status.is_over() {
+                let finished_at = stored.actions.iter().map(|a| a.at).max();
                 sqlx::query(SEATS_OVER)
                     .bind(game.id.as_str())
+                    .bind(finished_at.filter(|_| effects.status == Status::Finished))
                     .execute(&mut *tx)
                     .await?;
             }
         }
         tx.commit().await?;
         Ok(())
+    }
+
+    async fn finished_games_of(
+        &self,
+        player_id: &str,
+        window: (i64, i64),
+        cursor: Option<(i64, String)>,
+        limit: u32,
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        // No cursor: no game finished at the end of time, so no id is compared.
+        let (at, id) = cursor.unwrap_or((i64::MAX, String::new()));
+        Ok(sqlx::query_as(FINISHED_GAMES_OF)
+            .bind(player_id)
+            .bind(window.0)
+            .bind(window.1)
+            .bind(at)
+            .bind(id.as_str())
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?)
     }
 
     async fn running_games(&self) -> Result<Vec<String>, StoreError> {

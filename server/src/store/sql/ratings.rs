@@ -12,10 +12,15 @@ use super::rows::{self, PlayerRow};
 use super::{Backend, SqlStore};
 use crate::domain::{PlayerInfo, SetTable, Status};
 use crate::rating::{self, PROVISIONAL_GAMES, Rated, Rating};
-use crate::store::{PlayerRatings, RatingJob, RatingRecord, RatingStore, SeriesRecord, StoreError};
+use crate::store::{
+    LeaderboardRow, PlayerRatings, RatingJob, RatingRecord, RatingStore, SeriesRecord, StoreError,
+};
 
-pub(in crate::store) const INSERT_RATING_IF_MISSING: &str = "INSERT INTO ratings (player_id, players, mu, sigma, games) \
-     VALUES ($1, $2, $3, $4, 0) ON CONFLICT (player_id, players) DO NOTHING";
+/// The player's kind comes along from its row (by its key), for the leaderboards by kind.
+pub(in crate::store) const INSERT_RATING_IF_MISSING: &str = "INSERT INTO ratings \
+     (player_id, players, mu, sigma, games, is_bot) \
+     SELECT $1, $2, $3, $4, 0, p.is_bot FROM players p WHERE p.id = $1 \
+     ON CONFLICT (player_id, players) DO NOTHING";
 pub(in crate::store) const UPDATE_RATING: &str =
     "UPDATE ratings SET mu = $1, sigma = $2, games = $3 WHERE player_id = $4 AND players = $5";
 pub(in crate::store) const INSERT_RATING_HISTORY: &str = "INSERT INTO rating_history \
@@ -29,8 +34,18 @@ pub(in crate::store) const RATING_OF: &str =
 /// PostgreSQL does, on tables it has no statistics of, for a join).
 pub(in crate::store) const LEADERBOARD: &str = "SELECT r.player_id, \
      (SELECT p.display_name FROM players p WHERE p.id = r.player_id), \
-     (SELECT p.is_bot FROM players p WHERE p.id = r.player_id), r.mu, r.sigma, r.games \
+     (SELECT p.is_bot FROM players p WHERE p.id = r.player_id), \
+     (SELECT p.description FROM players p WHERE p.id = r.player_id), r.mu, r.sigma, r.games \
      FROM (SELECT player_id, mu, sigma, games FROM ratings WHERE players = $1 AND games >= $4 \
+     ORDER BY mu - 3 * sigma DESC, player_id LIMIT $2 OFFSET $3) r \
+     ORDER BY r.mu - 3 * r.sigma DESC, r.player_id";
+/// As `LEADERBOARD`, of bots or of people only (`$5`), by the index `ratings_by_kind_score`.
+pub(in crate::store) const LEADERBOARD_OF_KIND: &str = "SELECT r.player_id, \
+     (SELECT p.display_name FROM players p WHERE p.id = r.player_id), \
+     (SELECT p.is_bot FROM players p WHERE p.id = r.player_id), \
+     (SELECT p.description FROM players p WHERE p.id = r.player_id), r.mu, r.sigma, r.games \
+     FROM (SELECT player_id, mu, sigma, games FROM ratings \
+     WHERE players = $1 AND is_bot = $5 AND games >= $4 \
      ORDER BY mu - 3 * sigma DESC, player_id LIMIT $2 OFFSET $3) r \
      ORDER BY r.mu - 3 * r.sigma DESC, r.player_id";
 pub(in crate::store) const RATINGS_OF: &str =
@@ -84,32 +99,44 @@ where
     async fn leaderboard(
         &self,
         players: u8,
+        bots: Option<bool>,
         limit: u32,
         offset: u64,
-    ) -> Result<Vec<(PlayerInfo, Rating)>, StoreError> {
-        let found: Vec<(String, String, bool, f64, f64, i64)> = sqlx::query_as(LEADERBOARD)
-            .bind(i64::from(players))
-            .bind(i64::from(limit))
-            .bind(i64::try_from(offset).unwrap_or(i64::MAX))
-            .bind(i64::from(PROVISIONAL_GAMES))
-            .fetch_all(&self.pool)
-            .await?;
+    ) -> Result<Vec<LeaderboardRow>, StoreError> {
+        let query = sqlx::query_as(if bots.is_some() {
+            LEADERBOARD_OF_KIND
+        } else {
+            LEADERBOARD
+        })
+        .bind(i64::from(players))
+        .bind(i64::from(limit))
+        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+        .bind(i64::from(PROVISIONAL_GAMES));
+        let query = match bots {
+            Some(bots) => query.bind(bots),
+            None => query,
+        };
+        let found: Vec<(String, String, bool, String, f64, f64, i64)> =
+            query.fetch_all(&self.pool).await?;
         found
             .into_iter()
-            .map(|(id, display_name, is_bot, mu, sigma, games)| {
-                Ok((
-                    PlayerInfo {
-                        id,
-                        display_name,
-                        is_bot,
-                    },
-                    Rating {
-                        mu,
-                        sigma,
-                        games: rows::games_count(games)?,
-                    },
-                ))
-            })
+            .map(
+                |(id, display_name, is_bot, description, mu, sigma, games)| {
+                    Ok(LeaderboardRow {
+                        player: PlayerInfo {
+                            id,
+                            display_name,
+                            is_bot,
+                        },
+                        description,
+                        rating: Rating {
+                            mu,
+                            sigma,
+                            games: rows::games_count(games)?,
+                        },
+                    })
+                },
+            )
             .collect()
     }
 
@@ -121,6 +148,10 @@ where
         let Some(player) = player else {
             return Ok(None);
         };
+        let (description,): (String,) = sqlx::query_as(super::players::DESCRIPTION_OF)
+            .bind(player_id)
+            .fetch_one(&self.pool)
+            .await?;
         let ratings: Vec<(i64, f64, f64, i64)> = sqlx::query_as(RATINGS_OF)
             .bind(player_id)
             .fetch_all(&self.pool)
@@ -131,6 +162,7 @@ where
             .await?;
         Ok(Some(PlayerRatings {
             player: rows::player_from_row(player),
+            description,
             ratings: ratings
                 .into_iter()
                 .map(|(players, mu, sigma, games)| {

@@ -32,6 +32,13 @@ fn statements() -> Vec<(&'static str, String)> {
     let fixed = [
         ("PLAYER_BY_TOKEN", players::PLAYER_BY_TOKEN),
         ("PLAYER_BY_ID", players::PLAYER_BY_ID),
+        ("DESCRIPTION_OF", players::DESCRIPTION_OF),
+        ("FINISHED_GAMES_OF", games::FINISHED_GAMES_OF),
+        ("UPDATE_DESCRIPTION", players::UPDATE_DESCRIPTION),
+        (
+            "INSERT_RATING_IF_MISSING",
+            ratings::INSERT_RATING_IF_MISSING,
+        ),
         ("OPEN_GAMES_OF", games::OPEN_GAMES_OF),
         ("UPDATE_GAME_STATUS", games::UPDATE_GAME_STATUS),
         ("SEATS_OVER", games::SEATS_OVER),
@@ -49,6 +56,7 @@ fn statements() -> Vec<(&'static str, String)> {
         ("UPDATE_RATING", ratings::UPDATE_RATING),
         ("RATING_OF", ratings::RATING_OF),
         ("LEADERBOARD", ratings::LEADERBOARD),
+        ("LEADERBOARD_OF_KIND", ratings::LEADERBOARD_OF_KIND),
         ("RATINGS_OF", ratings::RATINGS_OF),
         ("HISTORY_OF", ratings::HISTORY_OF),
         ("TABLE_ENDED", ratings::TABLE_ENDED),
