@@ -283,6 +283,22 @@ pub fn outcome_to_wire(o: &engine::Outcome) -> v1::Outcome {
     }
 }
 
+/// A viewer's deduction about one face-down card.
+pub fn odds_to_wire(odds: &engine::CityOdds) -> v1::CityOdds {
+    v1::CityOdds {
+        city: city_to_wire(odds.city) as i32,
+        cards: odds
+            .candidates
+            .iter()
+            .map(|(card, p)| v1::CardOdds {
+                card: Some(card_to_wire(*card)),
+                probability: *p,
+            })
+            .collect(),
+        expected_money: odds.expected_money(),
+    }
+}
+
 /// The engine's part of a view. The caller fills `game_id`, `status`, `settings`, `seq`,
 /// each seat's `player` and timeouts, and the legal turns' deadline.
 pub fn view_to_wire(view: &engine::View) -> v1::GameView {

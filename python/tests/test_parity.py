@@ -114,6 +114,16 @@ def test_live_views_equal_offline_views_turn_by_turn(
             views = [s.view(game_id) for s in sessions]
             for seat, view in enumerate(views):
                 assert table_free(view) == offline.view(seat), (seat, turns)
+            if turns % 10 == 0:
+                # The server's deduction for a seat is the package's for that seat's view.
+                online = sessions[turns % players].odds(game_id)
+                offline_odds = engine.face_down_odds(views[turns % players])
+                assert [c.city for c in online.cities] == [o.city for o in offline_odds]
+                for city, mine in zip(online.cities, offline_odds):
+                    assert list(city.cards) == [
+                        model_pb2.CardOdds(card=card, probability=p) for card, p in mine.candidates
+                    ]
+                    assert city.expected_money == pytest.approx(mine.expected_money())
             if offline.is_over:
                 break
             mover = offline.to_move

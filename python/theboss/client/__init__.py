@@ -196,6 +196,11 @@ class Session:
     def view(self, game_id: str) -> model_pb2.GameView:
         return self._call("GetView", self._game.GetView, gs.GetViewRequest(game_id=game_id), safe=True).view
 
+    def odds(self, game_id: str) -> gs.GetOddsResponse:
+        """What each face-down card can be, with its probability, as this player can deduce
+        it from its own view (the server's deduction; offline, ``engine.face_down_odds``)."""
+        return self._call("GetOdds", self._game.GetOdds, gs.GetOddsRequest(game_id=game_id), safe=True)
+
     def catalogue(self, game_id: str) -> list[model_pb2.CityCards]:
         request = gs.GetCatalogueRequest(game_id=game_id)
         return list(self._call("GetCatalogue", self._game.GetCatalogue, request, safe=True).cities)

@@ -202,6 +202,20 @@ class GetHistoryResponse(_message.Message):
     seeded: bool
     def __init__(self, entries: _Optional[_Iterable[_Union[HistoryEntry, _Mapping]]] = ..., seed: _Optional[int] = ..., seed_salt: _Optional[str] = ..., seeded: _Optional[bool] = ...) -> None: ...
 
+class GetOddsRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class GetOddsResponse(_message.Message):
+    __slots__ = ("seq", "cities")
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    CITIES_FIELD_NUMBER: _ClassVar[int]
+    seq: int
+    cities: _containers.RepeatedCompositeFieldContainer[_model_pb2.CityOdds]
+    def __init__(self, seq: _Optional[int] = ..., cities: _Optional[_Iterable[_Union[_model_pb2.CityOdds, _Mapping]]] = ...) -> None: ...
+
 class UpdateProfileRequest(_message.Message):
     __slots__ = ("description",)
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]

@@ -84,6 +84,11 @@ class GameServiceStub:
                 request_serializer=theboss_dot_v1_dot_game__service__pb2.GetHistoryRequest.SerializeToString,
                 response_deserializer=theboss_dot_v1_dot_game__service__pb2.GetHistoryResponse.FromString,
                 _registered_method=True)
+        self.GetOdds = channel.unary_unary(
+                '/theboss.v1.GameService/GetOdds',
+                request_serializer=theboss_dot_v1_dot_game__service__pb2.GetOddsRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_game__service__pb2.GetOddsResponse.FromString,
+                _registered_method=True)
         self.UpdateProfile = channel.unary_unary(
                 '/theboss.v1.GameService/UpdateProfile',
                 request_serializer=theboss_dot_v1_dot_game__service__pb2.UpdateProfileRequest.SerializeToString,
@@ -176,6 +181,16 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetOdds(self, request, context):
+        """What each face-down card can be, with its probability, as the caller can deduce it from
+        its own view (its hand, the cards played, the backs of the hands): the deduction a seat
+        makes, computed by the server so that a client needs no rules code. A spectator gets
+        what a spectator can deduce. Nothing the caller may not know goes into it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def UpdateProfile(self, request, context):
         """Changes what others read of the caller: its description (see RegisterRequest).
         """
@@ -243,6 +258,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.GetHistory,
                     request_deserializer=theboss_dot_v1_dot_game__service__pb2.GetHistoryRequest.FromString,
                     response_serializer=theboss_dot_v1_dot_game__service__pb2.GetHistoryResponse.SerializeToString,
+            ),
+            'GetOdds': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetOdds,
+                    request_deserializer=theboss_dot_v1_dot_game__service__pb2.GetOddsRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_game__service__pb2.GetOddsResponse.SerializeToString,
             ),
             'UpdateProfile': grpc.unary_unary_rpc_method_handler(
                     servicer.UpdateProfile,
@@ -525,6 +545,33 @@ class GameService:
             '/theboss.v1.GameService/GetHistory',
             theboss_dot_v1_dot_game__service__pb2.GetHistoryRequest.SerializeToString,
             theboss_dot_v1_dot_game__service__pb2.GetHistoryResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetOdds(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/theboss.v1.GameService/GetOdds',
+            theboss_dot_v1_dot_game__service__pb2.GetOddsRequest.SerializeToString,
+            theboss_dot_v1_dot_game__service__pb2.GetOddsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -177,6 +177,24 @@ class CityCount(_message.Message):
     count: int
     def __init__(self, city: _Optional[_Union[City, str]] = ..., count: _Optional[int] = ...) -> None: ...
 
+class CityOdds(_message.Message):
+    __slots__ = ("city", "cards", "expected_money")
+    CITY_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_MONEY_FIELD_NUMBER: _ClassVar[int]
+    city: City
+    cards: _containers.RepeatedCompositeFieldContainer[CardOdds]
+    expected_money: float
+    def __init__(self, city: _Optional[_Union[City, str]] = ..., cards: _Optional[_Iterable[_Union[CardOdds, _Mapping]]] = ..., expected_money: _Optional[float] = ...) -> None: ...
+
+class CardOdds(_message.Message):
+    __slots__ = ("card", "probability")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    card: Card
+    probability: float
+    def __init__(self, card: _Optional[_Union[Card, _Mapping]] = ..., probability: _Optional[float] = ...) -> None: ...
+
 class SeatPlayer(_message.Message):
     __slots__ = ("seat", "player_id", "display_name", "is_bot")
     SEAT_FIELD_NUMBER: _ClassVar[int]

@@ -131,6 +131,14 @@ impl game_service_server::GameService for GameService {
         reply(self.history(request).await).await
     }
 
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetOdds", game = %short(&request.get_ref().game_id), player = tracing::field::Empty))]
+    async fn get_odds(
+        &self,
+        request: Request<v1::GetOddsRequest>,
+    ) -> RpcResult<v1::GetOddsResponse> {
+        reply(self.odds(request).await).await
+    }
+
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "UpdateProfile", player = tracing::field::Empty))]
     async fn update_profile(
         &self,

@@ -55,10 +55,50 @@ impl GameService {
     ) -> Result<v1::GetViewResponse, ApiError> {
         let player = caller(&self.auth, &request).await?;
         let metadata = request.metadata().clone();
-        let request = request.into_inner();
+        self.view_of(&player, request.into_inner(), &metadata).await
+    }
+
+    /// What the caller can deduce of the face-down cards: computed from its own view only.
+    pub(super) async fn odds(
+        &self,
+        request: Request<v1::GetOddsRequest>,
+    ) -> Result<v1::GetOddsResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let metadata = request.metadata().clone();
+        let asked = v1::GetViewRequest {
+            game_id: request.into_inner().game_id,
+        };
+        let view = self
+            .view_of(&player, asked, &metadata)
+            .await?
+            .view
+            .unwrap_or_default();
+        let cities = match view.status() {
+            v1::GameStatus::Running => {
+                let seen = theboss::convert::view_from_wire(&view).map_err(GameError::from)?;
+                theboss_engine::face_down_odds(&seen)
+                    .iter()
+                    .map(theboss::convert::odds_to_wire)
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        Ok(v1::GetOddsResponse {
+            seq: view.seq,
+            cities,
+        })
+    }
+
+    /// A player's view of a game, from where the game is run.
+    async fn view_of(
+        &self,
+        player: &crate::domain::PlayerInfo,
+        request: v1::GetViewRequest,
+        metadata: &tonic::metadata::MetadataMap,
+    ) -> Result<v1::GetViewResponse, ApiError> {
         let game_id = checked_id("game_id", &request.game_id)?.to_string();
         // From where the game is run: a view answered after a turn includes it.
-        self.on_owner(&game_id, request, &metadata, |game| {
+        self.on_owner(&game_id, request, metadata, |game| {
             let player_id = player.id.clone();
             async move {
                 let latest = game.latest().await?;
