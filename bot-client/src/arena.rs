@@ -1,8 +1,11 @@
 //! The arena: strategies play each other with the engine alone (no server), on all cores.
 //!
-//! Every deal is played once per rotation of the seats, so that each strategy gets each seat
-//! and each deal equally often: luck of the deal and of the seat cancels out. Wins shared by
-//! `k` seats count `1/k`. Results come with a 95% Wilson confidence interval.
+//! Every deal is played once per rotation of the seats (duplicate deals), so that each
+//! strategy gets each seat and each hand equally often: luck of the deal and of the seat
+//! cancels out. Wins shared by `k` seats count `1/k`. Results come with a 95% Wilson interval
+//! over seats, and, since the games of one deal are not independent, with 95% intervals over
+//! deals (the deal is the unit: [`DealStats`]) for the win share, the mean money and the mean
+//! rank, and how many games would bring a win share to ±3 points.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -36,6 +39,8 @@ pub struct Tally {
     pub turns: u64,
     pub thinking: Duration,
     pub slowest_turn: Duration,
+    /// Places in the final standings (1 = best), summed over seats.
+    pub ranks: u64,
 }
 
 impl Tally {
@@ -63,7 +68,50 @@ impl Tally {
         self.turns += other.turns;
         self.thinking += other.thinking;
         self.slowest_turn = self.slowest_turn.max(other.slowest_turn);
+        self.ranks += other.ranks;
     }
+}
+
+/// A mean with its 95% confidence half-width, from independent samples.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    pub mean: f64,
+    /// The samples' standard deviation.
+    pub sd: f64,
+    pub half_width: f64,
+    pub samples: u64,
+}
+
+impl Estimate {
+    pub fn of(samples: &[f64]) -> Estimate {
+        let n = samples.len() as f64;
+        let mean = samples.iter().sum::<f64>() / n.max(1.0);
+        let sd = if samples.len() > 1 {
+            (samples.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+        } else {
+            0.0
+        };
+        Estimate {
+            mean,
+            sd,
+            half_width: 1.96 * sd / n.max(1.0).sqrt(),
+            samples: samples.len() as u64,
+        }
+    }
+
+    /// Samples needed for a 95% half-width of `target` at this spread.
+    pub fn samples_for(&self, target: f64) -> u64 {
+        ((1.96 * self.sd / target).powi(2)).ceil() as u64
+    }
+}
+
+/// One strategy's results with the deal as the unit: per deal, the mean over the strategy's
+/// seats in all the deal's rotations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DealStats {
+    pub win_share: Estimate,
+    pub money: Estimate,
+    pub rank: Estimate,
 }
 
 /// The Wilson score interval for `successes` out of `n` at `z` standard deviations.
@@ -84,6 +132,10 @@ pub struct ArenaReport {
     pub games: u64,
     /// By strategy, in the order of first appearance in the lineup.
     pub tallies: Vec<(StrategyKind, Tally)>,
+    /// Deals played (each under every rotation of the seats).
+    pub deals: u64,
+    /// By strategy, as `tallies`.
+    pub by_deal: Vec<(StrategyKind, DealStats)>,
     pub elapsed: Duration,
 }
 
@@ -124,7 +176,31 @@ impl ArenaReport {
                 t.slowest_turn.as_secs_f64() * 1e3,
             ));
         }
+        out.push_str(&format!(
+            "by deal ({} deals, each under all {} rotations; 95% intervals):\n{:<10} {:>16} {:>16} {:>14} {:>22}\n",
+            self.deals, self.players, "strategy", "win share", "mean M$", "mean rank", "games for ±3 points"
+        ));
+        for (kind, s) in &self.by_deal {
+            out.push_str(&format!(
+                "{:<10} {:>8.1}% ± {:>4.1} {:>9.2} ± {:>4.2} {:>7.2} ± {:>4.2} {:>22}\n",
+                kind.name(),
+                100.0 * s.win_share.mean,
+                100.0 * s.win_share.half_width,
+                s.money.mean,
+                s.money.half_width,
+                s.rank.mean,
+                s.rank.half_width,
+                s.win_share.samples_for(0.03) * u64::from(self.players),
+            ));
+        }
         out
+    }
+
+    pub fn deal_stats(&self, kind: StrategyKind) -> Option<&DealStats> {
+        self.by_deal
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, s)| s)
     }
 }
 
@@ -182,6 +258,11 @@ pub fn play_one(config: &ArenaConfig, index: u64) -> Vec<Tally> {
         let tally = &mut tallies[at[usize::from(seat)]];
         tally.seats_played = 1;
         tally.money = u64::from(game.player(seat).money);
+        tally.ranks = outcome
+            .standings
+            .iter()
+            .position(|s| s.seat == seat)
+            .map_or(u64::from(players), |i| i as u64 + 1);
         if outcome.winners.contains(&seat) {
             tally.wins = 1.0 / outcome.winners.len() as f64;
         }
@@ -194,30 +275,35 @@ pub fn run(config: &ArenaConfig, progress: &(dyn Fn() + Sync)) -> ArenaReport {
     let players = config.lineup.len() as u64;
     let games = config.games.div_ceil(players) * players;
     let next = AtomicU64::new(0);
-    let totals = Mutex::new(vec![Tally::default(); config.lineup.len()]);
+    let played = Mutex::new(Vec::with_capacity(games as usize));
     let started = Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..config.threads.max(1) {
             scope.spawn(|| {
-                let mut mine = vec![Tally::default(); config.lineup.len()];
+                let mut mine = Vec::new();
                 loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= games {
                         break;
                     }
-                    for (total, t) in mine.iter_mut().zip(play_one(config, index)) {
-                        total.add(&t);
-                    }
+                    mine.push((index, play_one(config, index)));
                     progress();
                 }
-                let mut totals = totals.lock().expect("no thread panicked holding it");
-                for (total, t) in totals.iter_mut().zip(&mine) {
-                    total.add(t);
-                }
+                played
+                    .lock()
+                    .expect("no thread panicked holding it")
+                    .extend(mine);
             });
         }
     });
-    let by_position = totals.into_inner().expect("no thread panicked holding it");
+    let mut played = played.into_inner().expect("no thread panicked holding it");
+    played.sort_by_key(|(index, _)| *index);
+    let mut by_position = vec![Tally::default(); config.lineup.len()];
+    for (_, game) in &played {
+        for (total, t) in by_position.iter_mut().zip(game) {
+            total.add(t);
+        }
+    }
     let mut tallies: Vec<(StrategyKind, Tally)> = Vec::new();
     for (kind, tally) in config.lineup.iter().zip(&by_position) {
         match tallies.iter_mut().find(|(k, _)| k == kind) {
@@ -225,12 +311,52 @@ pub fn run(config: &ArenaConfig, progress: &(dyn Fn() + Sync)) -> ArenaReport {
             None => tallies.push((*kind, tally.clone())),
         }
     }
+    let by_deal = deal_stats(config, &played, &tallies);
     ArenaReport {
         players: config.lineup.len() as u8,
         games,
         tallies,
+        deals: games / players,
+        by_deal,
         elapsed: started.elapsed(),
     }
+}
+
+/// Each strategy's per-deal means (over its seats in all the deal's rotations), estimated.
+fn deal_stats(
+    config: &ArenaConfig,
+    played: &[(u64, Vec<Tally>)],
+    kinds: &[(StrategyKind, Tally)],
+) -> Vec<(StrategyKind, DealStats)> {
+    let players = config.lineup.len();
+    kinds
+        .iter()
+        .map(|(kind, _)| {
+            let (mut wins, mut money, mut rank) = (Vec::new(), Vec::new(), Vec::new());
+            for deal in played.chunks(players) {
+                let mut total = Tally::default();
+                for (_, game) in deal {
+                    for (position, t) in game.iter().enumerate() {
+                        if config.lineup[position] == *kind {
+                            total.add(t);
+                        }
+                    }
+                }
+                let seats = total.seats_played.max(1) as f64;
+                wins.push(total.wins / seats);
+                money.push(total.money as f64 / seats);
+                rank.push(total.ranks as f64 / seats);
+            }
+            (
+                *kind,
+                DealStats {
+                    win_share: Estimate::of(&wins),
+                    money: Estimate::of(&money),
+                    rank: Estimate::of(&rank),
+                },
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -273,6 +399,32 @@ mod tests {
         );
         assert_eq!(report.tally(StrategyKind::Random).unwrap().seats_played, 60);
         assert!(report.table().contains("heuristic"));
+        // By deal: ten deals of three rotations; the shares over deals add up to the wins.
+        assert_eq!(report.deals, 10);
+        let heuristic = report.deal_stats(StrategyKind::Heuristic).unwrap();
+        let random = report.deal_stats(StrategyKind::Random).unwrap();
+        assert_eq!(heuristic.win_share.samples, 10);
+        let share = heuristic.win_share.mean + 2.0 * random.win_share.mean;
+        assert!((share - 1.0).abs() < 1e-9, "{share}");
+        let ranks = heuristic.rank.mean + 2.0 * random.rank.mean;
+        assert!(
+            (ranks - 6.0).abs() < 1e-9,
+            "ranks 1, 2, 3 in every game: {ranks}"
+        );
+        assert!(heuristic.rank.mean < random.rank.mean);
+        assert!(report.table().contains("games for ±3 points"));
+    }
+
+    #[test]
+    fn an_estimate_is_a_mean_with_its_interval() {
+        let e = Estimate::of(&[0.0, 1.0, 0.0, 1.0]);
+        assert!((e.mean - 0.5).abs() < 1e-12);
+        assert!((e.sd - (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        assert!((e.half_width - 1.96 * e.sd / 2.0).abs() < 1e-12);
+        // Four times the samples halve the interval.
+        let n = e.samples_for(e.half_width / 2.0);
+        assert!((15..=17).contains(&n), "{n}");
+        assert_eq!(Estimate::of(&[2.0]).half_width, 0.0);
     }
 
     #[test]

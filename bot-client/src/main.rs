@@ -120,7 +120,7 @@ struct ArenaArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Search time of `ismcts` players per turn, in milliseconds.
-    #[arg(long, default_value_t = 150)]
+    #[arg(long, visible_alias = "think-ms", default_value_t = 150)]
     ismcts_ms: u64,
     /// Or a fixed number of search iterations per turn (reproducible).
     #[arg(long)]
