@@ -191,6 +191,12 @@ impl Authenticator {
         Ok(player)
     }
 
+    /// Waits until the player's call quota allows one more unit of work, and charges it
+    /// (see `Quotas::pace`).
+    pub async fn pace(&self, player_id: &str) {
+        self.quotas.pace(player_id).await;
+    }
+
     /// A registration, within its address's quota.
     pub async fn registration<T>(&self, request: &Request<T>) -> Result<(), ApiError> {
         paused(noted(request, self.quotas.registration(peer(request)))).await?;

@@ -204,6 +204,15 @@ impl Quotas {
             })
     }
 
+    /// One more unit of a player's work charged to its call quota, waiting until the quota
+    /// allows it: so a long answer (a page of exported games, one record a unit) is paced
+    /// like the calls it stands for, and costs the server no more than they would.
+    pub async fn pace(&self, player_id: &str) {
+        while let Err(throttled) = self.player_call(player_id) {
+            tokio::time::sleep(throttled.retry_after.max(Duration::from_millis(1))).await;
+        }
+    }
+
     /// One registration from `peer` (unknown behind some transports: then not limited).
     pub fn registration(&self, peer: Option<IpAddr>) -> Result<Option<Budget>, Throttled> {
         self.sweep();
@@ -338,6 +347,33 @@ mod tests {
             Quotas::new(QuotaOptions::unlimited()).player_call("p"),
             Ok(None)
         );
+    }
+
+    #[tokio::test]
+    async fn paced_work_waits_for_the_quota_instead_of_failing() {
+        let quotas = Quotas::new(QuotaOptions {
+            calls_per_sec: 20,
+            call_burst: 2,
+            ..QuotaOptions::unlimited()
+        });
+        let started = Instant::now();
+        for _ in 0..6 {
+            quotas.pace("p").await;
+        }
+        // Two at once, then one every 50 ms.
+        assert!(
+            started.elapsed() >= Duration::from_millis(190),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(quotas.player_call("p").is_err(), "the work was charged");
+        // Without a quota, nothing waits.
+        let free = Quotas::new(QuotaOptions::unlimited());
+        let started = Instant::now();
+        for _ in 0..1000 {
+            free.pace("p").await;
+        }
+        assert!(started.elapsed() < Duration::from_millis(100));
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! The page's games are found in one index (`seats_finished_by_player`) and each is rebuilt
 //! from its log as `GetHistory` would show it to the caller once the game is over, then
 //! written as one JSON line. Records are made one at a time as the stream is read, so a call
-//! holds at most a few of them in memory whatever the page size.
+//! holds at most a few of them in memory whatever the page size; and each record after the
+//! first is charged to the caller's call quota as a call would be (`Quotas::pace`), so an
+//! export costs the server no more than the `GetHistory` calls it replaces.
 
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -17,6 +19,7 @@ use tonic::{Request, Status};
 use super::play::set_over;
 use super::{GameService, caller};
 use crate::actor::steps::StepLog;
+use crate::auth::Authenticator;
 use crate::error::ApiError;
 use crate::game_error::GameError;
 use crate::store::{GameListing, Store, StoredGame};
@@ -97,12 +100,17 @@ pub fn record_of(stored: StoredGame, player_id: &str) -> Result<Record, GameErro
 /// Streams the records of `games` (this page's), then `next` if there is one.
 async fn stream_page(
     store: std::sync::Arc<dyn Store>,
+    auth: Authenticator,
     player_id: String,
     games: Vec<String>,
     next: Option<String>,
     out: mpsc::Sender<Result<v1::ExportGamesResponse, Status>>,
 ) {
-    for game_id in games {
+    for (n, game_id) in games.into_iter().enumerate() {
+        // The call paid for the first record.
+        if n > 0 {
+            auth.pace(&player_id).await;
+        }
         let made = async {
             let stored = store
                 .load_game(&game_id)
@@ -188,6 +196,7 @@ impl GameService {
         let (tx, rx) = mpsc::channel(AHEAD);
         tokio::spawn(stream_page(
             self.store.clone(),
+            self.auth.clone(),
             player.id,
             found.into_iter().map(|(id, _)| id).collect(),
             next,
