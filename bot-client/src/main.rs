@@ -209,6 +209,10 @@ async fn login(args: &ServerArgs) -> anyhow::Result<Session> {
 
 async fn play(args: PlayArgs) -> anyhow::Result<()> {
     let connection = login(&args.server).await?;
+    // Others read what plays them: the strategy, its parameters and version.
+    connection
+        .update_profile(&args.strategy.description())
+        .await?;
     let seating = match (args.game, args.create) {
         (Some(game), _) => Seating::Join {
             game_id: game,

@@ -80,7 +80,9 @@ pub async fn play_against_bots(
         "Game {game_id}: you are seat 0 against {bots} {strategy} bot(s)."
     )?;
     for (i, name) in BOT_NAMES.iter().take(bots as usize).enumerate() {
-        let bot = connection.register(name, true).await?;
+        let bot = connection
+            .register_described(name, true, &strategy.description())
+            .await?;
         let seating = Seating::Join {
             game_id: game_id.clone(),
             seat: Some(i as u32 + 1),

@@ -176,6 +176,19 @@ async fn a_scripted_game_against_bots_then_list_status_watch_and_replay() {
     assert!(text.starts_with("Tester (a person), "), "{text}");
     assert!(text.contains("  plays by hand\n"), "{text}");
     assert!(text.contains("No rated games yet."), "{text}");
+    // The sample bots say what they are.
+    let table = session.view(&game_id).await.unwrap();
+    let bot = table.seats[1].player.as_ref().unwrap().player_id.clone();
+    let mut out = Vec::new();
+    commands::profile(&session, &bot, false, &mut out)
+        .await
+        .unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("(a bot)"), "{text}");
+    assert!(
+        text.contains("  heuristic (one-ply rules of thumb); theboss-bot "),
+        "{text}"
+    );
     let mut out = Vec::new();
     commands::leaderboard(&session, 0, v1::PlayerKind::Person, 20, false, &mut out)
         .await
