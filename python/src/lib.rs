@@ -33,7 +33,7 @@ fn determinize(view: &Bound<'_, PyAny>, seed: u64) -> PyResult<PyGame> {
 }
 
 /// What each face-down card can be, from a view (a `GameView`): for every city with a
-/// face-down card, left to right, a `CityOdds(city, [(Card, probability)])`.
+/// face-down card, left to right, a `CityOdds(city, [(Card, probability)], expected money)`.
 #[pyfunction]
 fn face_down_odds<'py>(
     py: Python<'py>,
@@ -48,9 +48,11 @@ fn face_down_odds<'py>(
                 .iter()
                 .map(|(card, p)| Ok((CARD.message(py, &convert::card_to_wire(*card))?, *p)))
                 .collect::<PyResult<Vec<_>>>()?;
-            CITY_ODDS
-                .get(py)?
-                .call1((convert::city_to_wire(odds.city) as i32, candidates))
+            CITY_ODDS.get(py)?.call1((
+                convert::city_to_wire(odds.city) as i32,
+                candidates,
+                odds.expected_money(),
+            ))
         })
         .collect()
 }

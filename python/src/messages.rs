@@ -51,7 +51,7 @@ pub static OUTCOME: Class = Class::new(MODEL, "Outcome");
 pub static CARD: Class = Class::new(MODEL, "Card");
 /// `theboss.engine.LoggedEvent(private_to, event)`.
 pub static LOGGED_EVENT: Class = Class::new("theboss._types", "LoggedEvent");
-/// `theboss.engine.CityOdds(city, candidates)`.
+/// `theboss.engine.CityOdds(city, candidates, expected)`.
 pub static CITY_ODDS: Class = Class::new("theboss._types", "CityOdds");
 
 /// A Python message of type `full_name` (e.g. `theboss.v1.TurnAction`), or its encoding.

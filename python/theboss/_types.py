@@ -22,9 +22,9 @@ class CityOdds(NamedTuple):
     """The city, as a ``theboss.v1.City`` number."""
     candidates: list[tuple[model_pb2.Card, float]]
     """Each card it may be, with its probability."""
+    expected: float
+    """The card's expected money, as the engine counts it (sanctions count 0)."""
 
     def expected_money(self) -> float:
-        """The card's expected money (sanctions count 0)."""
-        return sum(
-            card.money * p for card, p in self.candidates if card.WhichOneof("face") == "money"
-        )
+        """The card's expected money (the engine's, as ``expected``)."""
+        return self.expected
