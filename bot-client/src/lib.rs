@@ -11,5 +11,6 @@
 pub mod arena;
 pub mod ladder;
 pub mod load;
+pub mod offers;
 pub mod play;
 pub mod strategy;

@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use theboss_bot::arena::{self, ArenaConfig};
 use theboss_bot::ladder::{self, LadderOptions};
 use theboss_bot::load::{self, LoadConfig};
+use theboss_bot::offers::{self, Accept, OffersOptions};
 use theboss_bot::play::{self, PlayOptions, Seating};
 use theboss_bot::strategy::StrategyKind;
 use theboss_bot::strategy::ismcts::Budget;
@@ -35,6 +36,9 @@ enum Command {
     Play(PlayArgs),
     /// Play ladder games: queue, play what the matchmaker seats us in, repeat.
     Ladder(LadderArgs),
+    /// Answer challenges and play tournaments: every game a challenge or a tournament seats
+    /// us in (`--tournament ID` enters one, and stops when it finishes).
+    Offers(OffersArgs),
     /// Strategies against each other, locally with the engine only.
     Arena(ArenaArgs),
     /// Many concurrent complete games through a server, with latency figures.
@@ -104,6 +108,30 @@ struct LadderArgs {
 }
 
 #[derive(Debug, Args)]
+struct OffersArgs {
+    #[command(flatten)]
+    server: ServerArgs,
+    #[arg(long, default_value = "heuristic")]
+    strategy: StrategyKind,
+    /// Which challenges to accept (the others are declined; `none` leaves them to expire).
+    #[arg(long, value_enum, default_value = "all")]
+    accept: AcceptArg,
+    /// Enter this tournament, play its games, and stop when it finishes.
+    #[arg(long)]
+    tournament: Option<String>,
+    /// Stop after this many games.
+    #[arg(long)]
+    games: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum AcceptArg {
+    All,
+    Bots,
+    None,
+}
+
+#[derive(Debug, Args)]
 struct ArenaArgs {
     /// One strategy per seat, e.g. `heuristic,random,random,random`.
     #[arg(
@@ -169,6 +197,24 @@ async fn main() -> anyhow::Result<()> {
                 play: PlayOptions::default(),
             };
             for result in ladder::run(&session, ladder::factory(args.strategy), &options).await? {
+                println!("{result}");
+            }
+            Ok(())
+        }
+        Command::Offers(args) => {
+            let session = login(&args.server).await?;
+            session.update_profile(&args.strategy.description()).await?;
+            let options = OffersOptions {
+                accept: match args.accept {
+                    AcceptArg::All => Accept::All,
+                    AcceptArg::Bots => Accept::BotsOnly,
+                    AcceptArg::None => Accept::None,
+                },
+                tournament: args.tournament,
+                games: args.games,
+                play: PlayOptions::default(),
+            };
+            for result in offers::run(&session, ladder::factory(args.strategy), &options).await? {
                 println!("{result}");
             }
             Ok(())

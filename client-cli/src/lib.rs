@@ -7,8 +7,10 @@
 //!
 //! - [`input`]: the turn grammar and its local checks; [`names`]: names and abbreviations;
 //! - [`render`]: the table, the deduction panel and event lines, coloured or plain;
-//! - [`play`]: the game loop (interactive, or scripted from stdin).
+//! - [`play`]: the game loop (interactive, or scripted from stdin);
+//! - [`arranged`]: challenges and tournaments.
 
+pub mod arranged;
 pub mod commands;
 pub mod input;
 pub mod names;

@@ -8,6 +8,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use theboss::v1;
 use theboss_bot::strategy::StrategyKind;
+use theboss_cli::arranged;
 use theboss_cli::commands::{self, CommandError};
 use theboss_cli::play::{Io, PlayError};
 use theboss_cli::render::Painter;
@@ -108,8 +109,52 @@ enum Command {
         /// Say what you are (a bot: its strategy and version), on the leaderboard and here.
         #[arg(long, conflicts_with = "player")]
         description: Option<String>,
+        /// Who may challenge you.
+        #[arg(long, value_enum, conflicts_with = "player")]
+        challenges: Option<PolicyArg>,
         #[arg(long)]
         json: bool,
+    },
+    /// Challenge players (by id) to one game or one duplicate set; waits for their answers
+    /// and plays the game.
+    Challenge {
+        #[arg(required = true)]
+        opponents: Vec<String>,
+        /// Players per game (default: you and those you name).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=4))]
+        players: u32,
+        /// One duplicate set instead of one game: you and your first opponent hold the same
+        /// cards at two tables.
+        #[arg(long)]
+        duplicate: bool,
+        /// Rated on the ladder (the seats you do not name are filled from its queue).
+        #[arg(long)]
+        rated: bool,
+        /// Seconds they have to answer (default 300).
+        #[arg(long, default_value_t = 0)]
+        expires: u32,
+        /// Do not wait for the answers.
+        #[arg(long)]
+        no_wait: bool,
+    },
+    /// The challenges made to you or by you.
+    Challenges {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Accept a challenge, and play its game.
+    Accept {
+        challenge: String,
+        /// Only answer: play later with `boss join`.
+        #[arg(long)]
+        no_play: bool,
+    },
+    /// Decline a challenge (or call off your own).
+    Decline { challenge: String },
+    /// Tournaments of duplicate sets: create, enter, start, play, show, list.
+    Tournament {
+        #[command(subcommand)]
+        command: TournamentCommand,
     },
     /// Write your finished games as game records, one JSON line each (NDJSON).
     Export {
@@ -135,6 +180,78 @@ enum Command {
         #[arg(long)]
         all: bool,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum TournamentCommand {
+    /// Create a tournament, open for entries until you start it.
+    Create {
+        name: String,
+        #[arg(long, value_enum, default_value = "round-robin")]
+        format: FormatArg,
+        /// Players per game.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=4))]
+        players: u32,
+        /// Comparisons of each pair (a gauntlet: of the hero with each entrant).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
+        sets: u32,
+        /// A gauntlet's hero (a player id).
+        #[arg(long)]
+        hero: Option<String>,
+        /// Most entrants (default 16).
+        #[arg(long, default_value_t = 0)]
+        max_entrants: u32,
+        /// Rate its sets on the ladder.
+        #[arg(long)]
+        rated: bool,
+        /// Do not enter it yourself.
+        #[arg(long)]
+        no_enter: bool,
+    },
+    /// Enter a tournament that has not started.
+    Enter { tournament: String },
+    /// Leave a tournament that has not started.
+    Leave { tournament: String },
+    /// Start your tournament.
+    Start { tournament: String },
+    /// Enter (if need be) and play your games until it finishes.
+    Play { tournament: String },
+    /// Standings and crosstable.
+    Show {
+        tournament: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Tournaments, newest first.
+    List {
+        #[arg(long, value_enum)]
+        status: Option<TournamentStatusArg>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum FormatArg {
+    RoundRobin,
+    Gauntlet,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum TournamentStatusArg {
+    Open,
+    Running,
+    Finished,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum PolicyArg {
+    /// Anyone.
+    Open,
+    /// Bots only.
+    Bots,
+    /// Nobody.
+    Closed,
 }
 
 #[derive(Debug, Args)]
@@ -171,6 +288,65 @@ impl From<StatusArg> for v1::GameStatus {
             StatusArg::Aborted => v1::GameStatus::Aborted,
         }
     }
+}
+
+async fn tournament(
+    session: &theboss_client::Session,
+    command: TournamentCommand,
+    io: &mut Io<'_>,
+) -> Result<(), CommandError> {
+    let line = match command {
+        TournamentCommand::Create {
+            name,
+            format,
+            players,
+            sets,
+            hero,
+            max_entrants,
+            rated,
+            no_enter,
+        } => {
+            session
+                .create_tournament(v1::CreateTournamentRequest {
+                    name,
+                    format: match format {
+                        FormatArg::RoundRobin => v1::TournamentFormat::RoundRobin,
+                        FormatArg::Gauntlet => v1::TournamentFormat::Gauntlet,
+                    } as i32,
+                    players,
+                    sets_per_pair: sets,
+                    hero_id: hero.unwrap_or_default(),
+                    max_entrants,
+                    rated,
+                    enter: !no_enter,
+                })
+                .await?
+        }
+        TournamentCommand::Enter { tournament } => {
+            session.enter_tournament(&tournament, false).await?
+        }
+        TournamentCommand::Leave { tournament } => {
+            session.enter_tournament(&tournament, true).await?
+        }
+        TournamentCommand::Start { tournament } => session.start_tournament(&tournament).await?,
+        TournamentCommand::Play { tournament } => {
+            return arranged::play_tournament(session, &tournament, io).await;
+        }
+        TournamentCommand::Show { tournament, json } => {
+            return arranged::show(session, &tournament, json, io.out).await;
+        }
+        TournamentCommand::List { status, json } => {
+            let status = match status {
+                None => v1::TournamentStatus::Unspecified,
+                Some(TournamentStatusArg::Open) => v1::TournamentStatus::Open,
+                Some(TournamentStatusArg::Running) => v1::TournamentStatus::Running,
+                Some(TournamentStatusArg::Finished) => v1::TournamentStatus::Finished,
+            };
+            return arranged::list(session, status, json, io.out).await;
+        }
+    };
+    writeln!(io.out, "{}", arranged::tournament_line(&line))?;
+    Ok(())
 }
 
 /// Lines of stdin, read on a thread of their own so the game can go on meanwhile.
@@ -322,13 +498,73 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Profile {
             player,
             description,
+            challenges,
             json,
         } => {
             if let Some(description) = description {
                 session.update_profile(&description).await?;
             }
+            if let Some(policy) = challenges {
+                let policy = match policy {
+                    PolicyArg::Open => v1::ChallengePolicy::Open,
+                    PolicyArg::Bots => v1::ChallengePolicy::BotsOnly,
+                    PolicyArg::Closed => v1::ChallengePolicy::Closed,
+                };
+                session.set_challenge_policy(policy).await?;
+            }
             let player = player.unwrap_or_else(|| session.player_id().to_string());
             commands::profile(&session, &player, json, &mut out).await
+        }
+        Command::Challenge {
+            opponents,
+            players,
+            duplicate,
+            rated,
+            expires,
+            no_wait,
+        } => {
+            let request = v1::ChallengeRequest {
+                opponents,
+                players,
+                duplicate,
+                rated,
+                expires_in_secs: expires,
+            };
+            let mut io = Io {
+                lines: &mut lines,
+                out: &mut out,
+                painter,
+                interactive,
+            };
+            arranged::challenge(&session, request, !no_wait, &mut io).await
+        }
+        Command::Challenges { json } => arranged::challenges(&session, json, &mut out).await,
+        Command::Accept { challenge, no_play } => {
+            let mut io = Io {
+                lines: &mut lines,
+                out: &mut out,
+                painter,
+                interactive,
+            };
+            arranged::answer(&session, &challenge, true, !no_play, &mut io).await
+        }
+        Command::Decline { challenge } => {
+            let mut io = Io {
+                lines: &mut lines,
+                out: &mut out,
+                painter,
+                interactive,
+            };
+            arranged::answer(&session, &challenge, false, false, &mut io).await
+        }
+        Command::Tournament { command } => {
+            let mut io = Io {
+                lines: &mut lines,
+                out: &mut out,
+                painter,
+                interactive,
+            };
+            tournament(&session, command, &mut io).await
         }
         Command::Export {
             out: file,

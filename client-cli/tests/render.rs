@@ -68,3 +68,63 @@ fn the_deduction_panel() {
     let seat = game.to_move().unwrap();
     insta::assert_snapshot!(render::odds(&game.view(Viewer::Seat(seat))));
 }
+
+#[test]
+fn a_tournament_crosstable() {
+    use theboss::v1;
+    let entrant = |id: &str, name: &str| v1::TournamentEntrant {
+        player_id: id.into(),
+        display_name: name.into(),
+        is_bot: true,
+        description: String::new(),
+    };
+    let tournament = v1::Tournament {
+        tournament_id: "t1".into(),
+        name: "Friday cup".into(),
+        format: v1::TournamentFormat::RoundRobin as i32,
+        players: 2,
+        sets_per_pair: 2,
+        status: v1::TournamentStatus::Finished as i32,
+        entrants: vec![
+            entrant("a", "ismcts"),
+            entrant("b", "heuristic"),
+            entrant("c", "random"),
+        ],
+        sets_finished: 3,
+        ..Default::default()
+    };
+    let standing = |rank, id: &str, name: &str, points, diff| v1::TournamentStanding {
+        rank,
+        player_id: id.into(),
+        display_name: name.into(),
+        sets: 4,
+        points,
+        mean_money_diff: diff,
+    };
+    let cell = |p: &str, o: &str, points, diff, interval: Option<(f64, f64)>| v1::CrosstableCell {
+        player_id: p.into(),
+        opponent_id: o.into(),
+        sets: 2,
+        points,
+        mean_money_diff: diff,
+        interval: interval.map(|(low, high)| v1::Interval { low, high }),
+    };
+    let report = v1::GetTournamentResponse {
+        tournament: Some(tournament.clone()),
+        standings: vec![
+            standing(1, "a", "ismcts", 3.5, 6.25),
+            standing(2, "b", "heuristic", 2.5, 2.0),
+            standing(3, "c", "random", 0.0, -8.25),
+        ],
+        crosstable: vec![
+            cell("a", "b", 1.5, 2.5, Some((-3.0, 8.0))),
+            cell("a", "c", 2.0, 10.0, Some((6.1, 13.9))),
+            cell("b", "a", 0.5, -2.5, Some((-8.0, 3.0))),
+            cell("b", "c", 2.0, 6.5, None),
+            cell("c", "a", 0.0, -10.0, Some((-13.9, -6.1))),
+            cell("c", "b", 0.0, -6.5, None),
+        ],
+        games: vec![],
+    };
+    insta::assert_snapshot!(theboss_cli::arranged::render_report(&tournament, &report));
+}

@@ -25,6 +25,9 @@ pub enum ClientError {
     BadView(#[from] theboss::convert::WireError),
     #[error("the stream of game {0} kept failing; giving up")]
     StreamLost(String),
+    /// The server's answer broke the contract (a required field missing).
+    #[error("the server's answer broke the contract: {0}")]
+    Protocol(String),
 }
 
 impl ClientError {

@@ -14,6 +14,7 @@
 //! 5. submit turns with [`Session::submit_retrying`]: `expected_seq` from the view, one
 //!    idempotency key per intended turn, transport failures retried with the same key.
 
+mod arranged;
 mod connection;
 pub mod credentials;
 mod error;

@@ -87,7 +87,12 @@ impl Session {
 
     /// One call on the current replica. If the replica cannot be reached, the next call goes
     /// to the next one; a `read` (a call with no effect) is tried there at once.
-    async fn call<T, F, Fut>(&self, call: &'static str, read: bool, f: F) -> Result<T, ClientError>
+    pub(crate) async fn call<T, F, Fut>(
+        &self,
+        call: &'static str,
+        read: bool,
+        f: F,
+    ) -> Result<T, ClientError>
     where
         F: Fn(Channel) -> Fut,
         Fut: Future<Output = Result<Response<T>, Status>>,

@@ -23,6 +23,7 @@ from theboss.errors import (
     Unauthenticated,
 )
 from theboss.v1 import game_service_pb2 as gs
+from theboss.v1 import ladder_service_pb2 as ls
 from theboss.v1 import model_pb2
 
 
@@ -195,3 +196,55 @@ def test_the_ladder_through_the_client(client: Client) -> None:
         a.update_profile("x" * 201)
     assert e.value.field == "description"
     assert any(r.players == 2 and r.games == 1 for r in me.ratings)
+
+
+def test_a_challenge_through_the_client(client: Client) -> None:
+    a, b = client.register("challenger"), client.register("challenged")
+    offers = b.offers()
+    made = a.challenge([b.player_id])
+    assert made.status == ls.CHALLENGE_STATUS_PENDING and made.players == 2
+    first = next(m for m in offers if m.WhichOneof("message") == "challenge")
+    assert first.challenge.challenge_id == made.challenge_id
+    assert first.challenge.challenger_is_bot
+    accepted = b.answer_challenge(made.challenge_id, True)
+    assert accepted.status in (ls.CHALLENGE_STATUS_SEATING, ls.CHALLENGE_STATUS_STARTED)
+    matched = next(m for m in offers if m.WhichOneof("message") == "matched").matched
+    offers.close()
+    assert b.view(matched.game_id).viewer_seat == matched.seat
+    # Refusals: to oneself, unknown players, players who refuse challenges, strangers.
+    with pytest.raises(InvalidArgument) as e:
+        a.challenge([a.player_id])
+    assert e.value.field == "opponents"
+    with pytest.raises(NotFound):
+        a.challenge([str(uuid.uuid4())])
+    assert b.set_challenge_policy(ls.CHALLENGE_POLICY_CLOSED) == ls.CHALLENGE_POLICY_CLOSED
+    with pytest.raises(FailedPrecondition) as e:
+        a.challenge([b.player_id])
+    assert e.value.reason == "CHALLENGES_REFUSED"
+    c = client.register("stranger")
+    with pytest.raises(PermissionDenied) as e:
+        c.answer_challenge(made.challenge_id, True)
+    assert e.value.reason == "NOT_CHALLENGED"
+
+
+def test_tournaments_through_the_client(client: Client) -> None:
+    creator = client.register("organiser")
+    cup = creator.create_tournament("Python cup", players=2, sets_per_pair=1)
+    assert cup.status == ls.TOURNAMENT_STATUS_OPEN and len(cup.entrants) == 1
+    with pytest.raises(FailedPrecondition) as e:
+        creator.start_tournament(cup.tournament_id)
+    assert e.value.reason == "TOO_FEW_ENTRANTS"
+    others = [client.register(f"entrant-{i}") for i in range(3)]
+    for other in others:
+        other.enter_tournament(cup.tournament_id)
+    with pytest.raises(PermissionDenied) as e:
+        others[0].start_tournament(cup.tournament_id)
+    assert e.value.reason == "NOT_CREATOR"
+    started = creator.start_tournament(cup.tournament_id)
+    assert started.status == ls.TOURNAMENT_STATUS_RUNNING
+    assert any(t.tournament_id == cup.tournament_id for t in creator.tournaments())
+    report = creator.tournament(cup.tournament_id)
+    assert len(report.tournament.entrants) == 4 and not report.standings
+    with pytest.raises(InvalidArgument) as e:
+        creator.create_tournament("", players=2)
+    assert e.value.field == "name"

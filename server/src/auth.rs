@@ -133,6 +133,11 @@ pub struct Authenticator {
 }
 
 impl Authenticator {
+    /// The quotas it charges calls to (for work charged beside a call: a challenge).
+    pub fn quotas(&self) -> &Quotas {
+        &self.quotas
+    }
+
     pub fn new(store: Arc<dyn PlayerStore>, quotas: Arc<Quotas>) -> Authenticator {
         Authenticator {
             store,

@@ -96,6 +96,12 @@ pub struct Config {
     /// Calls with a bad token one address may make at once.
     #[arg(long, default_value_t = crate::quota::QuotaOptions::default().unknown_token_burst)]
     pub quota_unknown_token_burst: u32,
+    /// Challenges a minute each player may make (0: no limit).
+    #[arg(long, default_value_t = crate::quota::QuotaOptions::default().challenges_per_min)]
+    pub quota_challenges_per_min: u32,
+    /// Challenges a player may make at once before the per-minute rate applies.
+    #[arg(long, default_value_t = crate::quota::QuotaOptions::default().challenge_burst)]
+    pub quota_challenge_burst: u32,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// Origins (e.g. `https://play.example.com`) whose pages may call the service with
@@ -145,6 +151,8 @@ impl Config {
                 registration_burst: self.quota_registration_burst,
                 unknown_tokens_per_min: self.quota_unknown_tokens_per_min,
                 unknown_token_burst: self.quota_unknown_token_burst,
+                challenges_per_min: self.quota_challenges_per_min,
+                challenge_burst: self.quota_challenge_burst,
             },
             limits: crate::Limits {
                 handshake_timeout: Duration::from_secs(l.handshake_timeout_secs),

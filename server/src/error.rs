@@ -97,7 +97,15 @@ impl From<GameError> for Status {
         let message = error.to_string();
         match error {
             GameError::Invalid { field, problem } => bad_request(field, problem, message),
-            GameError::GameNotFound(_) | GameError::PlayerNotFound(_) => Status::not_found(message),
+            GameError::GameNotFound(_)
+            | GameError::PlayerNotFound(_)
+            | GameError::NotFound { .. } => Status::not_found(message),
+            GameError::Refused { reason, .. } => {
+                with_reason(Code::FailedPrecondition, message, reason)
+            }
+            GameError::Forbidden { reason, .. } => {
+                with_reason(Code::PermissionDenied, message, reason)
+            }
             GameError::Table(TableError::NoSuchSeat { .. }) => {
                 // The caller's mistake in the request's `seat`, whatever the number.
                 bad_request("seat".into(), message.clone(), message)

@@ -13,6 +13,12 @@ pub enum LimitKind {
     Spectators,
     /// Games one player created that have not started.
     OpenGames,
+    /// Open `Offers` streams of one player.
+    OfferStreams,
+    /// Challenges of one player waiting for answers or seats.
+    OpenChallenges,
+    /// Tournaments one player created that have not finished.
+    OpenTournaments,
 }
 
 impl LimitKind {
@@ -22,6 +28,9 @@ impl LimitKind {
             LimitKind::WatchStreams => "TOO_MANY_STREAMS",
             LimitKind::Spectators => "TOO_MANY_SPECTATORS",
             LimitKind::OpenGames => "TOO_MANY_OPEN_GAMES",
+            LimitKind::OfferStreams => "TOO_MANY_STREAMS",
+            LimitKind::OpenChallenges => "TOO_MANY_CHALLENGES",
+            LimitKind::OpenTournaments => "TOO_MANY_TOURNAMENTS",
         }
     }
 
@@ -31,6 +40,9 @@ impl LimitKind {
             LimitKind::WatchStreams => "open WatchGame streams per player",
             LimitKind::Spectators => "spectators per game",
             LimitKind::OpenGames => "games not started per player",
+            LimitKind::OfferStreams => "open Offers streams per player",
+            LimitKind::OpenChallenges => "challenges waiting for answers per player",
+            LimitKind::OpenTournaments => "unfinished tournaments created per player",
         }
     }
 }
@@ -44,6 +56,22 @@ pub enum GameError {
     GameNotFound(String),
     #[error("no player {0}")]
     PlayerNotFound(String),
+    /// No challenge, tournament… (`what`) of this id.
+    #[error("no {what} {id}")]
+    NotFound { what: &'static str, id: String },
+    /// A rule of challenges or tournaments refuses the request now (FAILED_PRECONDITION
+    /// with `reason`).
+    #[error("{message}")]
+    Refused {
+        reason: &'static str,
+        message: String,
+    },
+    /// The caller may not do this (PERMISSION_DENIED with `reason`).
+    #[error("{message}")]
+    Forbidden {
+        reason: &'static str,
+        message: String,
+    },
     #[error(transparent)]
     Table(#[from] TableError),
     #[error(

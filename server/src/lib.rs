@@ -12,6 +12,7 @@
 //! into protobuf; [`auth`] and [`quota`] admit callers; [`error`] makes every status.
 
 pub mod actor;
+pub mod arranged;
 pub mod auth;
 pub mod cluster;
 pub mod config;

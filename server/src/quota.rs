@@ -104,6 +104,10 @@ pub struct QuotaOptions {
     pub unknown_tokens_per_min: u32,
     /// Such calls one address may make at once.
     pub unknown_token_burst: u32,
+    /// Challenges a minute each player may make.
+    pub challenges_per_min: u32,
+    /// Challenges a player may make at once.
+    pub challenge_burst: u32,
 }
 
 impl Default for QuotaOptions {
@@ -118,6 +122,8 @@ impl Default for QuotaOptions {
             registration_burst: 100,
             unknown_tokens_per_min: 60,
             unknown_token_burst: 100,
+            challenges_per_min: 20,
+            challenge_burst: 5,
         }
     }
 }
@@ -132,6 +138,8 @@ impl QuotaOptions {
             registration_burst: 0,
             unknown_tokens_per_min: 0,
             unknown_token_burst: 0,
+            challenges_per_min: 0,
+            challenge_burst: 0,
         }
     }
 }
@@ -143,6 +151,7 @@ const SWEEP_EVERY: u64 = 100_000;
 pub const CALLS_PER_PLAYER: &str = "calls per player";
 pub const REGISTRATIONS_PER_ADDRESS: &str = "registrations per address";
 pub const UNKNOWN_TOKENS_PER_ADDRESS: &str = "calls with an unknown token per address";
+pub const CHALLENGES_PER_PLAYER: &str = "challenges per player";
 
 pub struct Quotas {
     players: Option<Limiter<String>>,
@@ -150,6 +159,7 @@ pub struct Quotas {
     unknown_token_quota: Option<Quota>,
     registrations: Option<Limiter<IpAddr>>,
     unknown_tokens: Option<Limiter<IpAddr>>,
+    challenges: Option<Limiter<String>>,
     /// Addresses over their unknown-token quota, and until when: they get no token lookup.
     blocked: Mutex<HashMap<IpAddr, Instant>>,
     checks: AtomicU64,
@@ -179,6 +189,8 @@ impl Quotas {
             registrations: per_minute(options.registrations_per_min, options.registration_burst)
                 .map(limiter),
             unknown_tokens: per_minute(options.unknown_tokens_per_min, options.unknown_token_burst)
+                .map(limiter),
+            challenges: per_minute(options.challenges_per_min, options.challenge_burst)
                 .map(limiter),
             blocked: Mutex::default(),
             checks: AtomicU64::new(0),
@@ -211,6 +223,25 @@ impl Quotas {
         while let Err(throttled) = self.player_call(player_id) {
             tokio::time::sleep(throttled.retry_after.max(Duration::from_millis(1))).await;
         }
+    }
+
+    /// One challenge of a player (beside the call that makes it).
+    pub fn challenge(&self, player_id: &str) -> Result<(), Throttled> {
+        let Some(limiter) = &self.challenges else {
+            return Ok(());
+        };
+        self.sweep();
+        limiter
+            .check_key(&player_id.to_string())
+            .map(|_| ())
+            .map_err(|not_until| {
+                Throttled::new(
+                    format!("player:{player_id}"),
+                    CHALLENGES_PER_PLAYER,
+                    not_until.wait_time_from(DefaultClock::default().now()),
+                    &not_until.quota(),
+                )
+            })
     }
 
     /// One registration from `peer` (unknown behind some transports: then not limited).

@@ -24,6 +24,7 @@ fn options() -> Options {
             registration_burst: 5,
             unknown_tokens_per_min: 60,
             unknown_token_burst: 5,
+            ..QuotaOptions::default()
         },
         actor: ActorOptions::default(),
         ..Options::default()
@@ -228,6 +229,7 @@ async fn every_answer_tells_the_caller_what_is_left_of_its_quota() {
             registration_burst: 3,
             unknown_tokens_per_min: 60,
             unknown_token_burst: 2,
+            ..QuotaOptions::default()
         },
         ..Options::default()
     })

@@ -3,10 +3,15 @@
 use std::sync::Arc;
 
 use theboss_engine::{City, Turn};
+use theboss_server::arranged::{
+    Answer, AnswerRefused, ChallengeRecord, ChallengeStatus, Entrant, Format, Policy,
+    TournamentRecord, TournamentRefused, TournamentStatus,
+};
 use theboss_server::domain::{
     GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Settings, Status, Visibility,
 };
 use theboss_server::rating::{self, Contest, PROVISIONAL_GAMES, Rated, Rating};
+use theboss_server::store::ChallengeRefused;
 use theboss_server::store::prelude::*;
 use theboss_server::store::{
     Effects, Enqueued, GameQuery, NewPlayer, RatingJob, SeriesRecord, StoreError, StoredAction,
@@ -162,9 +167,271 @@ async fn suite(store: Arc<dyn Store>) {
     tables_waiting_are_capped_per_creator_and_found_when_expired(&*store).await;
     the_ladder_queue_keeps_each_player_to_its_games_at_once(&*store).await;
     imported_games_load_and_list_like_played_ones(&*store).await;
+    challenges_are_checked_answered_and_expired_atomically(&*store).await;
+    tournaments_take_entries_until_started(&*store).await;
     // Last: they add players to the leaderboard the tests above count.
     ratings_of_games_ending_at_once_all_count(store.clone()).await;
     turns_of_many_games_at_once_commit_and_a_conflict_stays_its_games(store).await;
+}
+
+fn challenge(n: u32, challenger: &NewPlayer, opponents: &[&NewPlayer], at: i64) -> ChallengeRecord {
+    let mut parties = vec![(challenger.player.clone(), Answer::Accepted)];
+    parties.extend(
+        opponents
+            .iter()
+            .map(|o| (o.player.clone(), Answer::Pending)),
+    );
+    ChallengeRecord {
+        id: format!("20000000-0000-4000-8000-{n:012}"),
+        parties,
+        players: 2,
+        duplicate: false,
+        rated: false,
+        status: ChallengeStatus::Pending,
+        created_at: at,
+        expires_at: at + 1_000_000,
+        game_ids: vec![],
+    }
+}
+
+/// A challenge is refused whole (nothing stored) for an unknown player, a player who refuses
+/// it, or a challenger at its cap; answers are applied under a lock; expiry is swept.
+async fn challenges_are_checked_answered_and_expired_atomically(store: &dyn Store) {
+    let (a, b, c) = (player(120), player(122), player(121));
+    for p in [&a, &b, &c] {
+        store.create_player(p).await.unwrap();
+    }
+    let at = 50_000_000;
+    let mut unknown = challenge(1, &a, &[&b], at);
+    unknown.parties.push((player(999).player, Answer::Pending));
+    assert_eq!(
+        store.create_challenge(&unknown, 8).await.unwrap(),
+        Err(ChallengeRefused::UnknownPlayer(player(999).player.id))
+    );
+    assert!(
+        store.challenge(&unknown.id).await.unwrap().is_none(),
+        "nothing stored"
+    );
+    // b takes challenges from bots only; a is a bot, c is not.
+    assert!(
+        store
+            .set_challenge_policy(&b.player.id, Policy::BotsOnly)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        store.challenge_policy(&b.player.id).await.unwrap(),
+        Some(Policy::BotsOnly)
+    );
+    assert_eq!(
+        store
+            .create_challenge(&challenge(2, &c, &[&b], at), 8)
+            .await
+            .unwrap(),
+        Err(ChallengeRefused::Refuses(b.player.clone()))
+    );
+    let stored = store
+        .create_challenge(&challenge(3, &a, &[&b], at), 8)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        stored.parties[1].0.display_name, b.player.display_name,
+        "names read"
+    );
+    assert_eq!(
+        store
+            .create_challenge(&challenge(4, &a, &[&c], at), 1)
+            .await
+            .unwrap(),
+        Err(ChallengeRefused::TooMany { limit: 1 })
+    );
+    // b sees it; c does not.
+    assert_eq!(
+        store.challenges_of(&b.player.id, at).await.unwrap().len(),
+        1
+    );
+    assert!(
+        store
+            .challenges_of(&c.player.id, at)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // A stranger's answer changes nothing; b's acceptance seats it.
+    assert_eq!(
+        store
+            .answer_challenge(&stored.id, &c.player.id, true, at)
+            .await
+            .unwrap(),
+        Some(Err(AnswerRefused::NotChallenged))
+    );
+    let seated = store
+        .answer_challenge(&stored.id, &b.player.id, true, at + 1)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(seated.status, ChallengeStatus::Seating);
+    assert_eq!(
+        store.seating_challenges(at + 2).await.unwrap(),
+        std::slice::from_ref(&seated)
+    );
+    let games = vec!["g-1".to_string()];
+    assert!(
+        store
+            .start_challenge(&stored.id, &games, at + 3)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .start_challenge(&stored.id, &games, at + 3)
+            .await
+            .unwrap(),
+        "once"
+    );
+    let started = store.challenge(&stored.id).await.unwrap().unwrap();
+    assert_eq!(
+        (started.status, started.game_ids),
+        (ChallengeStatus::Started, games)
+    );
+    // One nobody answers expires: past its time it is read as expired, then swept.
+    let late = store
+        .create_challenge(&challenge(5, &a, &[&c], at), 8)
+        .await
+        .unwrap()
+        .unwrap();
+    let after = late.expires_at + 1;
+    assert_eq!(
+        store
+            .answer_challenge(&late.id, &c.player.id, true, after)
+            .await
+            .unwrap(),
+        Some(Err(AnswerRefused::Closed(ChallengeStatus::Expired)))
+    );
+    assert!(store.expire_challenges(after, 100).await.unwrap() >= 1);
+    let expired = store.challenge(&late.id).await.unwrap().unwrap();
+    assert_eq!(expired.status, ChallengeStatus::Expired);
+    // Ten minutes after it closed, it is off the players' streams.
+    let gone = after + theboss_server::arranged::VISIBLE_AFTER_CLOSE + 1;
+    assert!(
+        store
+            .challenges_of(&c.player.id, gone)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+/// Entries are taken while a tournament is open and up to its size; only its creator starts
+/// it, with two full tables.
+async fn tournaments_take_entries_until_started(store: &dyn Store) {
+    let ps: Vec<NewPlayer> = (130..136).map(player).collect();
+    for p in &ps {
+        store.create_player(p).await.unwrap();
+    }
+    let t = TournamentRecord {
+        id: "30000000-0000-4000-8000-000000000001".into(),
+        name: "Suite cup".into(),
+        creator_id: ps[0].player.id.clone(),
+        format: Format::RoundRobin,
+        players: 2,
+        sets_per_pair: 1,
+        hero_id: None,
+        max_entrants: 5,
+        rated: false,
+        turn_secs: 30,
+        status: TournamentStatus::Open,
+        created_at: 60_000_000,
+        started_at: None,
+        finished_at: None,
+        entrants: vec![Entrant {
+            player: ps[0].player.clone(),
+            description: String::new(),
+        }],
+    };
+    assert!(store.create_tournament(&t, 1).await.unwrap());
+    let second = TournamentRecord {
+        id: "30000000-0000-4000-8000-000000000002".into(),
+        ..t.clone()
+    };
+    assert!(
+        !store.create_tournament(&second, 1).await.unwrap(),
+        "one unfinished at most"
+    );
+    for p in &ps[1..3] {
+        store
+            .enter_tournament(&t.id, &p.player.id, true, 60_000_001)
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+    }
+    assert_eq!(
+        store
+            .start_tournament(&t.id, &ps[0].player.id, 60_000_002)
+            .await
+            .unwrap(),
+        Some(Err(TournamentRefused::TooFewEntrants { have: 3, need: 4 }))
+    );
+    for p in &ps[3..5] {
+        store
+            .enter_tournament(&t.id, &p.player.id, true, 60_000_003)
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+    }
+    assert_eq!(
+        store
+            .enter_tournament(&t.id, &ps[5].player.id, true, 60_000_004)
+            .await
+            .unwrap(),
+        Some(Err(TournamentRefused::Full))
+    );
+    let left = store
+        .enter_tournament(&t.id, &ps[4].player.id, false, 60_000_005)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(left.entrants.len(), 4);
+    assert_eq!(
+        store
+            .start_tournament(&t.id, &ps[1].player.id, 60_000_006)
+            .await
+            .unwrap(),
+        Some(Err(TournamentRefused::NotCreator))
+    );
+    let started = store
+        .start_tournament(&t.id, &ps[0].player.id, 60_000_007)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(started.status, TournamentStatus::Running);
+    assert!(store.running_tournaments().await.unwrap().contains(&t.id));
+    assert_eq!(
+        store
+            .enter_tournament(&t.id, &ps[5].player.id, true, 60_000_008)
+            .await
+            .unwrap(),
+        Some(Err(TournamentRefused::NotOpen))
+    );
+    let read = store.tournament(&t.id).await.unwrap().unwrap();
+    let order: Vec<&str> = read.entrants.iter().map(|e| e.player.id.as_str()).collect();
+    let expected: Vec<&str> = ps[..4].iter().map(|p| p.player.id.as_str()).collect();
+    assert_eq!(order, expected, "in the order they entered");
+    assert_eq!(read.entrants[1].description, ps[1].description);
+    let listed = store
+        .list_tournaments(Some(TournamentStatus::Running), 10)
+        .await
+        .unwrap();
+    assert!(listed.iter().any(|l| l.id == t.id && l.entrants.len() == 4));
+    assert!(store.tournament_tables(&t.id).await.unwrap().is_empty());
+    store.finish_tournament(&t.id, 60_000_009).await.unwrap();
+    assert!(!store.running_tournaments().await.unwrap().contains(&t.id));
 }
 
 /// Turns of many games arriving together are committed in groups: each is durable once
@@ -381,6 +648,7 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
         acted: vec![true, true],
         rating: Some(RatingJob::SetTableEnded {
             series_id: "series-1".into(),
+            rated: true,
         }),
     };
     store

@@ -381,3 +381,107 @@ class Session:
         """A player's ratings and rating history (by default, this session's player)."""
         request = ls.GetPlayerRequest(player_id=player_id or self.player_id)
         return self._call("GetPlayer", self._ladder.GetPlayer, request, safe=True)
+
+    # Challenges and tournaments.
+
+    def challenge(
+        self,
+        opponents: list[str],
+        *,
+        players: int = 0,
+        duplicate: bool = False,
+        rated: bool = False,
+        expires_in_secs: int = 0,
+    ) -> ls.Challenge:
+        """Challenges players (by id) to one game, or one duplicate set (``duplicate``), of
+        ``players`` (0: the caller and its opponents). A casual challenge names every seat; a
+        rated one's other seats come from the ladder's queue."""
+        request = ls.ChallengeRequest(
+            opponents=opponents,
+            players=players,
+            duplicate=duplicate,
+            rated=rated,
+            expires_in_secs=expires_in_secs,
+        )
+        return self._call("Challenge", self._ladder.Challenge, request, safe=False).challenge
+
+    def answer_challenge(self, challenge_id: str, accept: bool) -> ls.Challenge:
+        """Accepts or declines a challenge (the challenger declining withdraws it)."""
+        request = ls.AnswerChallengeRequest(challenge_id=challenge_id, accept=accept)
+        return self._call(
+            "AnswerChallenge", self._ladder.AnswerChallenge, request, safe=True
+        ).challenge
+
+    def set_challenge_policy(self, policy: "ls.ChallengePolicy") -> "ls.ChallengePolicy":
+        """Who may challenge this player: ``CHALLENGE_POLICY_OPEN``, ``_BOTS_ONLY`` or
+        ``_CLOSED``; returns the policy in force."""
+        request = ls.SetChallengePolicyRequest(policy=policy)
+        return self._call(
+            "SetChallengePolicy", self._ladder.SetChallengePolicy, request, safe=True
+        ).policy
+
+    def offers(self) -> Iterator[ls.OffersResponse]:
+        """The raw ``Offers`` stream: each challenge made to or by this player when it
+        changes, a ``matched`` for every game a challenge or a tournament seats it in, and
+        keep-alives. Closing the iterator closes the stream."""
+        stream = self._ladder.Offers(ls.OffersRequest(), metadata=self._metadata)
+        try:
+            for message in stream:
+                yield message
+        except grpc.RpcError as error:
+            raise _rpc.to_error("Offers", error) from None
+        finally:
+            stream.cancel()
+
+    def create_tournament(
+        self,
+        name: str,
+        *,
+        format: "ls.TournamentFormat" = ls.TOURNAMENT_FORMAT_ROUND_ROBIN,
+        players: int = 2,
+        sets_per_pair: int = 0,
+        hero_id: str = "",
+        max_entrants: int = 0,
+        rated: bool = False,
+        enter: bool = True,
+    ) -> ls.Tournament:
+        """A tournament of duplicate sets, open for entries until its creator starts it."""
+        request = ls.CreateTournamentRequest(
+            name=name,
+            format=format,
+            players=players,
+            sets_per_pair=sets_per_pair,
+            hero_id=hero_id,
+            max_entrants=max_entrants,
+            rated=rated,
+            enter=enter,
+        )
+        return self._call(
+            "CreateTournament", self._ladder.CreateTournament, request, safe=False
+        ).tournament
+
+    def enter_tournament(self, tournament_id: str, *, leave: bool = False) -> ls.Tournament:
+        request = ls.EnterTournamentRequest(tournament_id=tournament_id, leave=leave)
+        return self._call(
+            "EnterTournament", self._ladder.EnterTournament, request, safe=True
+        ).tournament
+
+    def start_tournament(self, tournament_id: str) -> ls.Tournament:
+        request = ls.StartTournamentRequest(tournament_id=tournament_id)
+        return self._call(
+            "StartTournament", self._ladder.StartTournament, request, safe=False
+        ).tournament
+
+    def tournament(self, tournament_id: str) -> ls.GetTournamentResponse:
+        """A tournament with its standings, crosstable and games being played."""
+        request = ls.GetTournamentRequest(tournament_id=tournament_id)
+        return self._call("GetTournament", self._ladder.GetTournament, request, safe=True)
+
+    def tournaments(
+        self, status: "ls.TournamentStatus" = ls.TOURNAMENT_STATUS_UNSPECIFIED, page_size: int = 0
+    ) -> list[ls.Tournament]:
+        """Tournaments, newest first (of one status, or all)."""
+        request = ls.ListTournamentsRequest(status=status, page_size=page_size)
+        return list(
+            self._call("ListTournaments", self._ladder.ListTournaments, request, safe=True).tournaments
+        )

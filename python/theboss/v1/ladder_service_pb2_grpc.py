@@ -54,6 +54,51 @@ class LadderServiceStub:
                 request_serializer=theboss_dot_v1_dot_ladder__service__pb2.GetPlayerRequest.SerializeToString,
                 response_deserializer=theboss_dot_v1_dot_ladder__service__pb2.GetPlayerResponse.FromString,
                 _registered_method=True)
+        self.Challenge = channel.unary_unary(
+                '/theboss.v1.LadderService/Challenge',
+                request_serializer=theboss_dot_v1_dot_ladder__service__pb2.ChallengeRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_ladder__service__pb2.ChallengeResponse.FromString,
+                _registered_method=True)
+        self.AnswerChallenge = channel.unary_unary(
+                '/theboss.v1.LadderService/AnswerChallenge',
+                request_serializer=theboss_dot_v1_dot_ladder__service__pb2.AnswerChallengeRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_ladder__service__pb2.AnswerChallengeResponse.FromString,
+                _registered_method=True)
+        self.SetChallengePolicy = channel.unary_unary(
+                '/theboss.v1.LadderService/SetChallengePolicy',
+                request_serializer=theboss_dot_v1_dot_ladder__service__pb2.SetChallengePolicyRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_ladder__service__pb2.SetChallengePolicyResponse.FromString,
+                _registered_method=True)
+        self.Offers = channel.unary_stream(
+                '/theboss.v1.LadderService/Offers',
+                request_serializer=theboss_dot_v1_dot_ladder__service__pb2.OffersRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_ladder__service__pb2.OffersResponse.FromString,
+                _registered_method=True)
+        self.CreateTournament = channel.unary_unary(
+                '/theboss.v1.LadderService/CreateTournament',
+                request_serializer=theboss_dot_v1_dot_ladder__service__pb2.CreateTournamentRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_ladder__service__pb2.CreateTournamentResponse.FromString,
+                _registered_method=True)
+        self.EnterTournament = channel.unary_unary(
+                '/theboss.v1.LadderService/EnterTournament',
+                request_serializer=theboss_dot_v1_dot_ladder__service__pb2.EnterTournamentRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_ladder__service__pb2.EnterTournamentResponse.FromString,
+                _registered_method=True)
+        self.StartTournament = channel.unary_unary(
+                '/theboss.v1.LadderService/StartTournament',
+                request_serializer=theboss_dot_v1_dot_ladder__service__pb2.StartTournamentRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_ladder__service__pb2.StartTournamentResponse.FromString,
+                _registered_method=True)
+        self.GetTournament = channel.unary_unary(
+                '/theboss.v1.LadderService/GetTournament',
+                request_serializer=theboss_dot_v1_dot_ladder__service__pb2.GetTournamentRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_ladder__service__pb2.GetTournamentResponse.FromString,
+                _registered_method=True)
+        self.ListTournaments = channel.unary_unary(
+                '/theboss.v1.LadderService/ListTournaments',
+                request_serializer=theboss_dot_v1_dot_ladder__service__pb2.ListTournamentsRequest.SerializeToString,
+                response_deserializer=theboss_dot_v1_dot_ladder__service__pb2.ListTournamentsResponse.FromString,
+                _registered_method=True)
 
 
 class LadderServiceServicer:
@@ -98,6 +143,98 @@ class LadderServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Challenge(self, request, context):
+        """Challenges named players to one game, or one duplicate set, of 2 to 4 players. The
+        challenged learn of it on their `Offers` stream and answer with AnswerChallenge; once
+        every one of them accepted, the service seats the game(s): the seats nobody was named
+        for are filled from the ladder's queue (rated challenges only: a casual challenge names
+        every seat), and each player's `Offers` stream gets a `matched` per game. A challenge
+        nobody answered expires (`expires_in_secs`). Refused with INVALID_ARGUMENT (a challenge to
+        oneself, a player named twice, more players than seats), NOT_FOUND (an unknown player),
+        FAILED_PRECONDITION with reason CHALLENGES_REFUSED (the player refuses challenges, or
+        accepts them from bots only), RESOURCE_EXHAUSTED (reason TOO_MANY_CHALLENGES: at most 8
+        of the caller's challenges wait for answers; reason RATE_LIMITED: the "challenges per
+        player" quota, 20 a minute by default).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AnswerChallenge(self, request, context):
+        """Accepts or declines a challenge the caller was named in; the challenger declining its
+        own challenge withdraws it. Answering again the same way changes nothing; a challenge
+        already declined, withdrawn, expired or started fails with FAILED_PRECONDITION (reason
+        CHALLENGE_CLOSED); one the caller is not part of with PERMISSION_DENIED (NOT_CHALLENGED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetChallengePolicy(self, request, context):
+        """Who may challenge the caller: anyone (the default), bots only, or nobody.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Offers(self, request, context):
+        """What is offered to the caller, as it happens, for as long as the stream is open: each
+        challenge it made or was named in, when the stream opens (if still waiting or changed in
+        the last ten minutes) and whenever it changes; a `matched` for every unfinished game a
+        challenge or a tournament seated it in (each game once per stream); keep-alives. A
+        reconnecting client gets the current state again. At most 4 streams per player
+        (RESOURCE_EXHAUSTED, reason TOO_MANY_STREAMS).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def CreateTournament(self, request, context):
+        """Creates a tournament of duplicate sets, open for entries until its creator starts it.
+        In a duplicate set one deal is played at two tables at once by different players, and
+        the two players who held the same seat's cards are compared: the crosstable counts, for
+        each pair of entrants, those comparisons (the pair's "sets"). A round robin compares
+        every pair of entrants `sets_per_pair` times; a gauntlet compares its hero with every
+        other entrant `sets_per_pair` times (the other seats are filled by the field). Rounds
+        are played one after another, each entrant at one table per round; the tournament runs
+        on the turn clock and survives restarts and failover. Each player may have at most 2
+        tournaments not finished among those it created (RESOURCE_EXHAUSTED, TOO_MANY_TOURNAMENTS).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def EnterTournament(self, request, context):
+        """Enters (or, with `leave`, leaves) a tournament that has not started. FAILED_PRECONDITION
+        with reason TOURNAMENT_NOT_OPEN once it started, TOURNAMENT_FULL at `max_entrants`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def StartTournament(self, request, context):
+        """Starts a tournament (its creator only: PERMISSION_DENIED, NOT_CREATOR). It needs two
+        tables' worth of entrants (2 × players; FAILED_PRECONDITION, TOO_FEW_ENTRANTS) and, for a
+        gauntlet, its hero entered (HERO_NOT_ENTERED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetTournament(self, request, context):
+        """A tournament with its standings, crosstable and unfinished games. Anyone may read it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListTournaments(self, request, context):
+        """Tournaments, newest first.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_LadderServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -120,6 +257,51 @@ def add_LadderServiceServicer_to_server(servicer, server):
                     servicer.GetPlayer,
                     request_deserializer=theboss_dot_v1_dot_ladder__service__pb2.GetPlayerRequest.FromString,
                     response_serializer=theboss_dot_v1_dot_ladder__service__pb2.GetPlayerResponse.SerializeToString,
+            ),
+            'Challenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.Challenge,
+                    request_deserializer=theboss_dot_v1_dot_ladder__service__pb2.ChallengeRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_ladder__service__pb2.ChallengeResponse.SerializeToString,
+            ),
+            'AnswerChallenge': grpc.unary_unary_rpc_method_handler(
+                    servicer.AnswerChallenge,
+                    request_deserializer=theboss_dot_v1_dot_ladder__service__pb2.AnswerChallengeRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_ladder__service__pb2.AnswerChallengeResponse.SerializeToString,
+            ),
+            'SetChallengePolicy': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetChallengePolicy,
+                    request_deserializer=theboss_dot_v1_dot_ladder__service__pb2.SetChallengePolicyRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_ladder__service__pb2.SetChallengePolicyResponse.SerializeToString,
+            ),
+            'Offers': grpc.unary_stream_rpc_method_handler(
+                    servicer.Offers,
+                    request_deserializer=theboss_dot_v1_dot_ladder__service__pb2.OffersRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_ladder__service__pb2.OffersResponse.SerializeToString,
+            ),
+            'CreateTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateTournament,
+                    request_deserializer=theboss_dot_v1_dot_ladder__service__pb2.CreateTournamentRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_ladder__service__pb2.CreateTournamentResponse.SerializeToString,
+            ),
+            'EnterTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.EnterTournament,
+                    request_deserializer=theboss_dot_v1_dot_ladder__service__pb2.EnterTournamentRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_ladder__service__pb2.EnterTournamentResponse.SerializeToString,
+            ),
+            'StartTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.StartTournament,
+                    request_deserializer=theboss_dot_v1_dot_ladder__service__pb2.StartTournamentRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_ladder__service__pb2.StartTournamentResponse.SerializeToString,
+            ),
+            'GetTournament': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetTournament,
+                    request_deserializer=theboss_dot_v1_dot_ladder__service__pb2.GetTournamentRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_ladder__service__pb2.GetTournamentResponse.SerializeToString,
+            ),
+            'ListTournaments': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListTournaments,
+                    request_deserializer=theboss_dot_v1_dot_ladder__service__pb2.ListTournamentsRequest.FromString,
+                    response_serializer=theboss_dot_v1_dot_ladder__service__pb2.ListTournamentsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -230,6 +412,249 @@ class LadderService:
             '/theboss.v1.LadderService/GetPlayer',
             theboss_dot_v1_dot_ladder__service__pb2.GetPlayerRequest.SerializeToString,
             theboss_dot_v1_dot_ladder__service__pb2.GetPlayerResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Challenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/theboss.v1.LadderService/Challenge',
+            theboss_dot_v1_dot_ladder__service__pb2.ChallengeRequest.SerializeToString,
+            theboss_dot_v1_dot_ladder__service__pb2.ChallengeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AnswerChallenge(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/theboss.v1.LadderService/AnswerChallenge',
+            theboss_dot_v1_dot_ladder__service__pb2.AnswerChallengeRequest.SerializeToString,
+            theboss_dot_v1_dot_ladder__service__pb2.AnswerChallengeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetChallengePolicy(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/theboss.v1.LadderService/SetChallengePolicy',
+            theboss_dot_v1_dot_ladder__service__pb2.SetChallengePolicyRequest.SerializeToString,
+            theboss_dot_v1_dot_ladder__service__pb2.SetChallengePolicyResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Offers(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/theboss.v1.LadderService/Offers',
+            theboss_dot_v1_dot_ladder__service__pb2.OffersRequest.SerializeToString,
+            theboss_dot_v1_dot_ladder__service__pb2.OffersResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/theboss.v1.LadderService/CreateTournament',
+            theboss_dot_v1_dot_ladder__service__pb2.CreateTournamentRequest.SerializeToString,
+            theboss_dot_v1_dot_ladder__service__pb2.CreateTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def EnterTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/theboss.v1.LadderService/EnterTournament',
+            theboss_dot_v1_dot_ladder__service__pb2.EnterTournamentRequest.SerializeToString,
+            theboss_dot_v1_dot_ladder__service__pb2.EnterTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def StartTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/theboss.v1.LadderService/StartTournament',
+            theboss_dot_v1_dot_ladder__service__pb2.StartTournamentRequest.SerializeToString,
+            theboss_dot_v1_dot_ladder__service__pb2.StartTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetTournament(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/theboss.v1.LadderService/GetTournament',
+            theboss_dot_v1_dot_ladder__service__pb2.GetTournamentRequest.SerializeToString,
+            theboss_dot_v1_dot_ladder__service__pb2.GetTournamentResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListTournaments(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/theboss.v1.LadderService/ListTournaments',
+            theboss_dot_v1_dot_ladder__service__pb2.ListTournamentsRequest.SerializeToString,
+            theboss_dot_v1_dot_ladder__service__pb2.ListTournamentsResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -78,9 +78,11 @@ impl Actor {
     fn effects(&self, next: &crate::table::TableState) -> Effects {
         let ended = next.status.is_over() && !self.log.latest().state.status.is_over();
         let rating = match &self.record.series {
-            // A table of a duplicate set: the set is rated once its last table ends.
+            // A table of a duplicate set: the set is rated once its last table ends (and
+            // counted down even if not rated: its tables are hidden until then).
             Some(series) if series.is_set() && ended => Some(RatingJob::SetTableEnded {
                 series_id: series.id.clone(),
+                rated: self.record.ladder,
             }),
             _ => rating::rated_game(&self.record, next).map(RatingJob::Game),
         };

@@ -54,9 +54,56 @@ pub fn find_group(
     None
 }
 
+/// The oldest `count` requests (their places in `queue`) that can fill the free seats of an
+/// arranged game of `n` players: the same duplicate choice, accepting `n`, different
+/// players, none of them `taken` already.
+pub fn fill(
+    queue: &[Wants],
+    n: u8,
+    duplicate: bool,
+    taken: &HashSet<&str>,
+    count: usize,
+) -> Option<Vec<usize>> {
+    let mut picked = Vec::with_capacity(count);
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (i, wants) in queue.iter().enumerate() {
+        if picked.len() == count {
+            break;
+        }
+        let fits = wants.duplicate == duplicate && wants.players.is_none_or(|w| w == n);
+        if fits && !taken.contains(wants.player.as_str()) && seen.insert(wants.player.as_str()) {
+            picked.push(i);
+        }
+    }
+    (picked.len() == count).then_some(picked)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn free_seats_are_filled_by_the_oldest_fitting_requests_of_other_players() {
+        let w = |player: &str, players: Option<u8>, duplicate: bool| Wants {
+            player: player.into(),
+            players,
+            duplicate,
+        };
+        let queue = [
+            w("a", Some(2), false),
+            w("x", Some(3), false),
+            w("b", None, true),
+            w("c", None, false),
+            w("c", Some(3), false),
+            w("d", Some(3), false),
+        ];
+        let taken = HashSet::from(["a"]);
+        assert_eq!(fill(&queue, 3, false, &taken, 2), Some(vec![1, 3]));
+        assert_eq!(fill(&queue, 3, false, &taken, 3), Some(vec![1, 3, 5]));
+        assert_eq!(fill(&queue, 3, false, &taken, 4), None, "c counts once");
+        assert_eq!(fill(&queue, 2, true, &taken, 1), Some(vec![2]));
+        assert_eq!(fill(&queue, 2, false, &HashSet::new(), 0), Some(vec![]));
+    }
 
     fn q(entries: &[(&str, Option<u8>, bool)]) -> Vec<Wants> {
         entries

@@ -12,19 +12,18 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use theboss_engine::Seat;
 use tokio::sync::{broadcast, watch};
 use tracing::Instrument;
 
-use super::grouping::{Wants, find_group};
+use super::arrange::{self, Seating};
+use super::challenges;
+use super::grouping::{Wants, fill, find_group};
 use super::{LadderOptions, Signal};
-use crate::domain::{
-    GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Settings, Visibility, now_micros,
-};
+use crate::domain::{LadderMatch, PlayerInfo, QueueEntry, now_micros};
 use crate::game_error::GameError;
 use crate::games::Games;
+use crate::store::Store;
 use crate::store::cluster::{LadderSignal, Leadership};
-use crate::store::{SeriesRecord, Store};
 
 /// The shortest time between two reads of the queue: changes that come meanwhile are
 /// served by the next read.
@@ -34,6 +33,10 @@ const ELECTION: Duration = Duration::from_secs(1);
 /// How often the matchmaker drops the requests of replicas that died (their streams are
 /// gone).
 const PURGE: Duration = Duration::from_secs(10);
+/// How often the matchmaker moves tournaments on and expires challenges.
+const ARRANGED_TICK: Duration = Duration::from_secs(1);
+/// Challenges expired at one tick, at most.
+const EXPIRE_BATCH: u32 = 500;
 /// The advisory lock of the matchmaker.
 const MATCHMAKER: &str = "theboss.ladder.matchmaker";
 
@@ -97,6 +100,8 @@ impl Matchmaker {
         let mut lead: Option<Lead> = None;
         let mut election = tokio::time::interval(ELECTION);
         let mut purge = tokio::time::interval(PURGE);
+        let mut arranged = tokio::time::interval(ARRANGED_TICK);
+        arranged.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut rematch_at: Option<tokio::time::Instant> = None;
         // A round is due when the queue changed since the last one.
         let mut due = true;
@@ -121,6 +126,10 @@ impl Matchmaker {
                     self.purge_dead_replicas().await;
                 }
                 () = sleep_until(rematch_at), if leading => due = true,
+                _ = arranged.tick(), if leading => {
+                    self.expire_challenges().await;
+                    super::tournaments::advance_all(&self.games, &self.signal).await;
+                }
                 signal = signals.recv() => match signal {
                     Ok(LadderSignal::Changed) | Err(broadcast::error::RecvError::Lagged(_)) => {
                         due = true;
@@ -193,6 +202,7 @@ impl Matchmaker {
 
     async fn match_all(&mut self) -> Result<Round, GameError> {
         let mut queue = self.store.ladder_queue().await?;
+        self.seat_challenges(&mut queue).await?;
         let tables = usize::from(self.options.tables.max(2));
         let grace = i64::try_from(self.options.rematch_grace.as_micros()).unwrap_or(i64::MAX);
         let round = loop {
@@ -246,93 +256,138 @@ impl Matchmaker {
     /// Forms one ladder game, or one duplicate set, for a group of requests (table by table)
     /// and answers them.
     async fn form(&mut self, n: u8, group: &[QueueEntry]) -> Result<(), GameError> {
-        let duplicate = group[0].duplicate;
-        let seed = random_seed();
         let players: Vec<PlayerInfo> = group.iter().map(|e| e.player.clone()).collect();
-        let tables: Vec<&[PlayerInfo]> = players.chunks(usize::from(n)).collect();
-        let series = if duplicate {
-            let record = SeriesRecord {
-                id: uuid::Uuid::new_v4().to_string(),
-                players: players.iter().map(|p| p.id.clone()).collect(),
-                seed,
-                created_at: now_micros(),
-                tables: u8::try_from(tables.len()).unwrap_or(u8::MAX),
-            };
-            self.store.create_series(&record).await?;
-            Some(record)
-        } else {
-            None
-        };
-        let mut answers: Vec<(String, Vec<LadderMatch>)> = Vec::with_capacity(group.len());
-        for (index, seated) in tables.iter().enumerate() {
-            let table = series.as_ref().map(|s| SeriesRef {
-                id: s.id.clone(),
-                index: u8::try_from(index).unwrap_or(u8::MAX),
-                tables: s.tables,
-            });
-            let game_id = self.create_game(n, seed, table.clone(), seated).await?;
-            tracing::info!(game = %game_id, players = n, duplicate, table = index, "ladder game formed");
-            for (seat, player) in seated.iter().enumerate() {
-                let request = &group[index * usize::from(n) + seat];
-                debug_assert_eq!(request.player.id, player.id);
-                answers.push((
-                    request.id.clone(),
-                    vec![LadderMatch {
-                        game_id: game_id.clone(),
-                        seat: seat as Seat,
-                        players: n,
-                        already_seated: false,
-                        series: table.clone(),
-                    }],
-                ));
-            }
+        let tables: Vec<Vec<PlayerInfo>> =
+            players.chunks(usize::from(n)).map(<[_]>::to_vec).collect();
+        let matches = arrange::seat(
+            &self.games,
+            Seating {
+                tables: &tables,
+                rated: true,
+                turn_secs: self.options.turn_secs,
+                arranged_by: None,
+                game_ids: None,
+            },
+        )
+        .await?;
+        for _ in &tables {
+            crate::metrics::ladder_game_formed(n);
         }
-        for p in &players {
-            let others = players
-                .iter()
-                .filter(|o| o.id != p.id)
-                .map(|o| o.id.clone());
-            self.last_opponents.insert(p.id.clone(), others.collect());
-        }
+        self.met(&players);
+        let answers: Vec<(String, Vec<LadderMatch>)> = group
+            .iter()
+            .zip(matches)
+            .map(|(request, m)| (request.id.clone(), vec![m]))
+            .collect();
         self.store.answer_ladder(&answers).await?;
         let ids = answers.into_iter().map(|(id, _)| id).collect();
         self.signal.notify(LadderSignal::Answered(ids)).await;
         Ok(())
     }
 
-    async fn create_game(
-        &self,
-        n: u8,
-        seed: u64,
-        series: Option<SeriesRef>,
-        seated: &[PlayerInfo],
-    ) -> Result<String, GameError> {
-        let record = GameRecord {
-            id: uuid::Uuid::new_v4().to_string(),
-            settings: Settings::new(n, vec![], self.options.turn_secs, Visibility::Public)
-                .expect("2 to 4 players with the default cities"),
-            seed,
-            created_by: seated[0].id.clone(),
-            created_at: now_micros(),
-            ladder: true,
-            series,
-            seed_salt: Some(crate::domain::new_seed_salt()),
-            seeded: false,
-        };
-        let game_id = record.id.clone();
-        let handle = self.games.create_for_server(record).await?;
-        crate::metrics::ladder_game_formed(n);
-        for (seat, player) in seated.iter().enumerate() {
-            handle.join(player.clone(), Some(seat as Seat)).await?;
+    /// Seats the challenges everyone accepted, oldest first, each as soon as the queue has
+    /// the players its free seats need (taken out of `queue`).
+    async fn seat_challenges(&mut self, queue: &mut Vec<QueueEntry>) -> Result<(), GameError> {
+        let now = now_micros();
+        for challenge in self.store.seating_challenges(now).await? {
+            let named: HashSet<&str> = challenge
+                .parties
+                .iter()
+                .map(|(p, _)| p.id.as_str())
+                .collect();
+            let wants: Vec<Wants> = queue
+                .iter()
+                .map(|e| Wants {
+                    player: e.player.id.clone(),
+                    players: e.players,
+                    duplicate: e.duplicate,
+                })
+                .collect();
+            let need = challenges::seats_to_fill(&challenge);
+            let Some(picked) = fill(&wants, challenge.players, challenge.duplicate, &named, need)
+            else {
+                continue;
+            };
+            let fillers: Vec<QueueEntry> = picked.iter().map(|&i| queue[i].clone()).collect();
+            let players: Vec<PlayerInfo> = fillers.iter().map(|e| e.player.clone()).collect();
+            let tables = challenges::challenge_tables(&challenge, &players, &mut rand::rng());
+            let game_ids = arrange::new_ids(tables.len());
+            // Claimed first: a challenge withdrawn meanwhile is not seated.
+            if !self
+                .store
+                .start_challenge(&challenge.id, &game_ids, now)
+                .await?
+            {
+                continue;
+            }
+            let matches = arrange::seat(
+                &self.games,
+                Seating {
+                    tables: &tables,
+                    rated: challenge.rated,
+                    turn_secs: self.options.turn_secs,
+                    arranged_by: Some(&challenge.id),
+                    game_ids: Some(&game_ids),
+                },
+            )
+            .await?;
+            tracing::info!(challenge = %challenge.id, games = game_ids.len(), fillers = fillers.len(), "challenge seated");
+            *queue = std::mem::take(queue)
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| !picked.contains(i))
+                .map(|(_, e)| e)
+                .collect();
+            let answers: Vec<(String, Vec<LadderMatch>)> = fillers
+                .iter()
+                .map(|e| {
+                    let mine = matches
+                        .iter()
+                        .zip(tables.iter().flatten())
+                        .filter(|(_, p)| p.id == e.player.id)
+                        .map(|(m, _)| m.clone())
+                        .collect();
+                    (e.id.clone(), mine)
+                })
+                .collect();
+            if !answers.is_empty() {
+                self.store.answer_ladder(&answers).await?;
+                let ids = answers.into_iter().map(|(id, _)| id).collect();
+                self.signal.notify(LadderSignal::Answered(ids)).await;
+            }
+            let everyone = challenge
+                .parties
+                .iter()
+                .map(|(p, _)| p.id.clone())
+                .collect();
+            challenges::tell(&self.signal, everyone).await;
         }
-        Ok(game_id)
+        Ok(())
     }
-}
 
-fn random_seed() -> u64 {
-    let mut bytes = [0u8; 8];
-    getrandom::fill(&mut bytes).expect("the OS random source works");
-    u64::from_le_bytes(bytes)
+    /// Writes expired on the challenges nobody answered in time.
+    async fn expire_challenges(&self) {
+        match self
+            .store
+            .expire_challenges(now_micros(), EXPIRE_BATCH)
+            .await
+        {
+            Ok(0) => {}
+            Ok(n) => tracing::debug!(challenges = n, "challenges expired"),
+            Err(error) => tracing::warn!(%error, "cannot expire challenges"),
+        }
+    }
+
+    /// Remembers who just met whom.
+    fn met(&mut self, players: &[PlayerInfo]) {
+        for p in players {
+            let others = players
+                .iter()
+                .filter(|o| o.id != p.id)
+                .map(|o| o.id.clone());
+            self.last_opponents.insert(p.id.clone(), others.collect());
+        }
+    }
 }
 
 async fn sleep_until(at: Option<tokio::time::Instant>) {

@@ -13,9 +13,20 @@
 //!
 //! A player plays at most `parallel` ladder games at once, its waiting requests included:
 //! checked and written at once by the store ([`crate::store::LadderStore::enqueue_ladder`]).
+//!
+//! Games can also be arranged for named players: [`challenges`] (seated by the matchmaker
+//! once accepted, their free seats filled from the queue) and [`tournaments`] (rounds of
+//! duplicate sets, planned by [`schedule`], scored by [`crosstable`], moved on by the
+//! matchmaker). Both tell their players through `Offers` streams ([`offers`]).
 
+mod arrange;
+pub mod challenges;
+pub mod crosstable;
 mod grouping;
 mod matchmaker;
+mod offers;
+pub mod schedule;
+pub mod tournaments;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -30,6 +41,8 @@ use crate::game_error::GameError;
 use crate::games::Games;
 use crate::store::cluster::LadderSignal;
 use crate::store::{Enqueued, LadderSeat, Store};
+
+pub use offers::{MAX_STREAMS as MAX_OFFER_STREAMS, Subscription};
 
 /// How often a replica reads the answers of the requests it holds, in case a notification
 /// was lost.
@@ -229,6 +242,9 @@ pub struct Ladder {
     /// The replica holding this replica's requests' streams.
     replica: String,
     hub: Arc<Hub>,
+    offers: Arc<offers::OffersHub>,
+    /// The turn clock of the games it seats.
+    turn_secs: u32,
 }
 
 impl Ladder {
@@ -251,6 +267,8 @@ impl Ladder {
             signal: signal.clone(),
             replica,
             hub: Arc::default(),
+            offers: Arc::default(),
+            turn_secs: options.turn_secs,
         };
         tokio::spawn(
             ladder
@@ -277,11 +295,13 @@ impl Ladder {
                         self.forget(answered).await;
                     }
                     Ok(LadderSignal::Waiting(n)) => self.hub.tell_waiting(n),
+                    Ok(LadderSignal::Offered(players)) => self.offers.changed(&players),
                     Ok(LadderSignal::Changed) => {}
-                    // Missed signals: read every answer now.
+                    // Missed signals: read every answer now, and every offer.
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         let answered = self.hub.deliver(&*self.store, None).await;
                         self.forget(answered).await;
+                        self.offers.changed_all();
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 },
@@ -351,6 +371,16 @@ impl Ladder {
                 parallel: entry.parallel,
             }),
         }
+    }
+
+    /// A new `Offers` stream of a player: it wakes when something changes for the player.
+    pub fn offers(&self, player_id: &str) -> Result<offers::Subscription, GameError> {
+        self.offers.subscribe(player_id)
+    }
+
+    /// The store it reads (for the `Offers` streams' reads).
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
     }
 
     /// Withdraws a request whose stream closed before its answer.

@@ -1,5 +1,6 @@
 //! `theboss.v1.LadderService`: one line per RPC, each traced and answered through `reply`;
-//! the work is in [`super::enqueue`] and [`super::standings`].
+//! the work is in [`super::enqueue`], [`super::standings`], [`super::challenges`] and
+//! [`super::tournaments`].
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,6 +10,7 @@ use tokio::sync::watch as signal;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
+use super::challenges::OffersItem;
 use super::enqueue::EnqueueItem;
 use super::{RpcResult, caller, reply};
 use crate::auth::Authenticator;
@@ -44,6 +46,7 @@ impl LadderService {
 #[tonic::async_trait]
 impl ladder_service_server::LadderService for LadderService {
     type EnqueueStream = ReceiverStream<EnqueueItem>;
+    type OffersStream = ReceiverStream<OffersItem>;
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "Enqueue", player = tracing::field::Empty))]
     async fn enqueue(
@@ -80,5 +83,77 @@ impl ladder_service_server::LadderService for LadderService {
         request: Request<v1::GetPlayerRequest>,
     ) -> RpcResult<v1::GetPlayerResponse> {
         reply(self.player(request).await).await
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "Challenge", player = tracing::field::Empty))]
+    async fn challenge(
+        &self,
+        request: Request<v1::ChallengeRequest>,
+    ) -> RpcResult<v1::ChallengeResponse> {
+        reply(self.challenge(request).await).await
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "AnswerChallenge", player = tracing::field::Empty))]
+    async fn answer_challenge(
+        &self,
+        request: Request<v1::AnswerChallengeRequest>,
+    ) -> RpcResult<v1::AnswerChallengeResponse> {
+        reply(self.answer_challenge(request).await).await
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "SetChallengePolicy", player = tracing::field::Empty))]
+    async fn set_challenge_policy(
+        &self,
+        request: Request<v1::SetChallengePolicyRequest>,
+    ) -> RpcResult<v1::SetChallengePolicyResponse> {
+        reply(self.set_challenge_policy(request).await).await
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "CreateTournament", player = tracing::field::Empty))]
+    async fn create_tournament(
+        &self,
+        request: Request<v1::CreateTournamentRequest>,
+    ) -> RpcResult<v1::CreateTournamentResponse> {
+        reply(self.create_tournament(request).await).await
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "EnterTournament", player = tracing::field::Empty))]
+    async fn enter_tournament(
+        &self,
+        request: Request<v1::EnterTournamentRequest>,
+    ) -> RpcResult<v1::EnterTournamentResponse> {
+        reply(self.enter_tournament(request).await).await
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "StartTournament", player = tracing::field::Empty))]
+    async fn start_tournament(
+        &self,
+        request: Request<v1::StartTournamentRequest>,
+    ) -> RpcResult<v1::StartTournamentResponse> {
+        reply(self.start_tournament(request).await).await
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetTournament", player = tracing::field::Empty))]
+    async fn get_tournament(
+        &self,
+        request: Request<v1::GetTournamentRequest>,
+    ) -> RpcResult<v1::GetTournamentResponse> {
+        reply(self.get_tournament(request).await).await
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "ListTournaments", player = tracing::field::Empty))]
+    async fn list_tournaments(
+        &self,
+        request: Request<v1::ListTournamentsRequest>,
+    ) -> RpcResult<v1::ListTournamentsResponse> {
+        reply(self.list_tournaments(request).await).await
+    }
+
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "Offers", player = tracing::field::Empty))]
+    async fn offers(
+        &self,
+        request: Request<v1::OffersRequest>,
+    ) -> Result<Response<Self::OffersStream>, Status> {
+        reply(self.offers(request).await).await
     }
 }

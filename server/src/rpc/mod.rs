@@ -8,9 +8,11 @@
 //!   turns, histories), [`watching`] (`WatchGame` streams and their limits) and [`export`]
 //!   (`ExportGames`, finished games as game records). Calls that
 //!   must run where their game is run go through [`forward`], the owner-or-forward routing.
-//! - [`ladder_service`]: `theboss.v1.LadderService` over [`enqueue`] (the `Enqueue` stream)
-//!   and [`standings`] (leaderboards and players).
+//! - [`ladder_service`]: `theboss.v1.LadderService` over [`enqueue`] (the `Enqueue` stream),
+//!   [`standings`] (leaderboards and players), [`challenges`] (challenges and the `Offers`
+//!   stream) and [`tournaments`].
 
+mod challenges;
 mod enqueue;
 mod export;
 mod forward;
@@ -19,6 +21,7 @@ pub mod ladder_service;
 mod lobby;
 mod play;
 mod standings;
+mod tournaments;
 mod watching;
 
 use std::time::Duration;

@@ -59,31 +59,37 @@ pub enum LadderSignal {
     Answered(Vec<String>),
     /// How many requests wait now, for the waiters' `queued` notices.
     Waiting(u32),
+    /// Something changed for these players' `Offers` streams (a challenge, an arranged game).
+    Offered(Vec<String>),
 }
 
 impl LadderSignal {
-    /// The signal as a notification's text: `c`, `a:<id>,<id>…` or `w:<n>`.
+    /// The signal as a notification's text: `c`, `a:<id>,<id>…`, `w:<n>` or `o:<id>,<id>…`.
     pub fn encode(&self) -> String {
         match self {
             LadderSignal::Changed => "c".to_string(),
             LadderSignal::Answered(ids) => format!("a:{}", ids.join(",")),
             LadderSignal::Waiting(n) => format!("w:{n}"),
+            LadderSignal::Offered(ids) => format!("o:{}", ids.join(",")),
         }
     }
 
     pub fn decode(text: &str) -> Option<LadderSignal> {
         match text.split_once(':') {
             None if text == "c" || text.is_empty() => Some(LadderSignal::Changed),
-            Some(("a", ids)) => Some(LadderSignal::Answered(
-                ids.split(',')
-                    .filter(|id| !id.is_empty())
-                    .map(str::to_string)
-                    .collect(),
-            )),
+            Some(("a", ids)) => Some(LadderSignal::Answered(ids_of(ids))),
+            Some(("o", ids)) => Some(LadderSignal::Offered(ids_of(ids))),
             Some(("w", n)) => n.parse().ok().map(LadderSignal::Waiting),
             _ => None,
         }
     }
+}
+
+fn ids_of(list: &str) -> Vec<String> {
+    list.split(',')
+        .filter(|id| !id.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// A held leadership; dropping it gives it up.
@@ -147,6 +153,7 @@ mod tests {
             LadderSignal::Answered(vec!["a".into(), "b".into()]),
             LadderSignal::Answered(vec![]),
             LadderSignal::Waiting(7),
+            LadderSignal::Offered(vec!["p1".into(), "p2".into()]),
         ] {
             assert_eq!(LadderSignal::decode(&signal.encode()), Some(signal));
         }

@@ -1,5 +1,6 @@
 //! Persistence: the [`Store`] the rest of the server talks to, with domain-shaped methods in
-//! four parts ([`PlayerStore`], [`GameStore`], [`RatingStore`], [`LadderStore`]), and its two
+//! five parts ([`PlayerStore`], [`GameStore`], [`RatingStore`], [`LadderStore`],
+//! [`ArrangedStore`]: challenges and tournaments), and its two
 //! backends: PostgreSQL ([`PostgresStore`]) and an embedded SQLite file ([`SqliteStore`]),
 //! one implementation over both ([`sql`]), each with its own migrations under
 //! `server/migrations/`. [`Traced`] gives every call its span and its timing metric.
@@ -23,14 +24,17 @@ use async_trait::async_trait;
 use theboss_engine::Seat;
 use thiserror::Error;
 
-use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Status};
+use crate::arranged::{
+    AnswerRefused, ChallengeRecord, Policy, TournamentRecord, TournamentRefused, TournamentStatus,
+};
+use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, SetTable, Status};
 use crate::rating::{Rated, Rating};
 use crate::table::Action;
 
 /// The store's traits, to call any store's methods: `use theboss_server::store::prelude::*`.
 pub mod prelude {
     pub use super::cluster::ClusterStore;
-    pub use super::{GameStore, LadderStore, PlayerStore, RatingStore, Store};
+    pub use super::{ArrangedStore, GameStore, LadderStore, PlayerStore, RatingStore, Store};
 }
 
 pub use postgres::PostgresStore;
@@ -103,7 +107,11 @@ pub enum RatingJob {
     Game(Rated),
     /// A table of a duplicate set ended: if it is the set's last, the store reads every
     /// table's result and rates the set (see `rating::rated_set`).
-    SetTableEnded { series_id: String },
+    SetTableEnded {
+        series_id: String,
+        /// A ladder set is rated; another (a casual tournament's) only counted down.
+        rated: bool,
+    },
 }
 
 /// One entry of a player's rating history.
@@ -342,10 +350,144 @@ pub trait LadderStore: Send + Sync + 'static {
     async fn purge_ladder(&self, alive: &[String]) -> Result<u64, StoreError>;
 }
 
-/// Everything the server stores.
-pub trait Store: PlayerStore + GameStore + RatingStore + LadderStore {}
+/// A challenge refused by the store, which changed nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChallengeRefused {
+    /// The challenger has as many challenges waiting as it may.
+    TooMany { limit: u32 },
+    /// A challenged player is unknown.
+    UnknownPlayer(String),
+    /// A challenged player does not take challenges from this challenger.
+    Refuses(PlayerInfo),
+}
 
-impl<T: PlayerStore + GameStore + RatingStore + LadderStore> Store for T {}
+/// A tournament's game with its set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArrangedTable {
+    pub series_id: Option<String>,
+    pub series_index: u8,
+    pub table: SetTable,
+}
+
+/// Challenges and tournaments: games the service seats for named players.
+#[async_trait]
+pub trait ArrangedStore: Send + Sync + 'static {
+    /// Sets who may challenge a player; false if there is no such player.
+    async fn set_challenge_policy(
+        &self,
+        player_id: &str,
+        policy: Policy,
+    ) -> Result<bool, StoreError>;
+
+    /// A player's policy (None: no such player).
+    async fn challenge_policy(&self, player_id: &str) -> Result<Option<Policy>, StoreError>;
+
+    /// Records a challenge after checking, at once, that its challenger has fewer than
+    /// `max_open` open challenges and that every challenged player exists and takes it. The
+    /// record's parties are its challenger and the ids of the challenged (their names are
+    /// read here); the stored challenge is returned.
+    async fn create_challenge(
+        &self,
+        challenge: &ChallengeRecord,
+        max_open: u32,
+    ) -> Result<Result<ChallengeRecord, ChallengeRefused>, StoreError>;
+
+    async fn challenge(&self, challenge_id: &str) -> Result<Option<ChallengeRecord>, StoreError>;
+
+    /// A player's answer, applied by `arranged::answer` under a lock on the challenge; the
+    /// challenge as it is afterwards (None: no such challenge).
+    async fn answer_challenge(
+        &self,
+        challenge_id: &str,
+        player_id: &str,
+        accept: bool,
+        now: i64,
+    ) -> Result<Option<Result<ChallengeRecord, AnswerRefused>>, StoreError>;
+
+    /// The challenges a player's Offers stream shows at `now`.
+    async fn challenges_of(
+        &self,
+        player_id: &str,
+        now: i64,
+    ) -> Result<Vec<ChallengeRecord>, StoreError>;
+
+    /// Challenges everyone accepted, waiting for their games, oldest first.
+    async fn seating_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError>;
+
+    /// Marks a seating challenge started with its games; false if it is not seating any
+    /// more (withdrawn or expired meanwhile).
+    async fn start_challenge(
+        &self,
+        challenge_id: &str,
+        game_ids: &[String],
+        now: i64,
+    ) -> Result<bool, StoreError>;
+
+    /// Writes `expired` on open challenges past their expiry (at most `limit`); returns how
+    /// many.
+    async fn expire_challenges(&self, now: i64, limit: u32) -> Result<u64, StoreError>;
+
+    /// Records games a challenge or a tournament (`arranged_by`) is about to create.
+    async fn arrange_games(&self, arranged_by: &str, game_ids: &[String])
+    -> Result<(), StoreError>;
+
+    /// Unfinished arranged games a player sits in, oldest first.
+    async fn arranged_games_of(&self, player_id: &str) -> Result<Vec<LadderSeat>, StoreError>;
+
+    /// Records a tournament (and its creator as its first entrant if it has one in
+    /// `entrants`), unless its creator has `max_unfinished` tournaments not finished; returns
+    /// whether it did.
+    async fn create_tournament(
+        &self,
+        tournament: &TournamentRecord,
+        max_unfinished: u32,
+    ) -> Result<bool, StoreError>;
+
+    /// A tournament with its entrants.
+    async fn tournament(&self, tournament_id: &str)
+    -> Result<Option<TournamentRecord>, StoreError>;
+
+    /// Enters or leaves, checked by `arranged::check_entry` under a lock on the tournament;
+    /// the tournament afterwards (None: no such tournament).
+    async fn enter_tournament(
+        &self,
+        tournament_id: &str,
+        player_id: &str,
+        entering: bool,
+        now: i64,
+    ) -> Result<Option<Result<TournamentRecord, TournamentRefused>>, StoreError>;
+
+    /// Starts it, checked by `arranged::check_start` under the same lock.
+    async fn start_tournament(
+        &self,
+        tournament_id: &str,
+        player_id: &str,
+        now: i64,
+    ) -> Result<Option<Result<TournamentRecord, TournamentRefused>>, StoreError>;
+
+    /// Tournaments (with their entrants), newest first.
+    async fn list_tournaments(
+        &self,
+        status: Option<TournamentStatus>,
+        limit: u32,
+    ) -> Result<Vec<TournamentRecord>, StoreError>;
+
+    /// Ids of the tournaments being played.
+    async fn running_tournaments(&self) -> Result<Vec<String>, StoreError>;
+
+    /// Every game a tournament seated, with its players and results.
+    async fn tournament_tables(
+        &self,
+        tournament_id: &str,
+    ) -> Result<Vec<ArrangedTable>, StoreError>;
+
+    async fn finish_tournament(&self, tournament_id: &str, now: i64) -> Result<(), StoreError>;
+}
+
+/// Everything the server stores.
+pub trait Store: PlayerStore + GameStore + RatingStore + LadderStore + ArrangedStore {}
+
+impl<T: PlayerStore + GameStore + RatingStore + LadderStore + ArrangedStore> Store for T {}
 
 /// Opens the store a URL names (traced), with what replicas share if it can be shared:
 /// PostgreSQL can, an SQLite file cannot. Migrations run first.

@@ -11,9 +11,12 @@ use tracing::Instrument;
 
 use super::cluster::{ClusterStore, Leadership, Notification, Ownership, Replica};
 use super::{
-    Effects, Enqueued, GamePage, GameQuery, GameStore, LadderSeat, LadderStore, LeaderboardRow,
-    NewPlayer, PlayerRatings, PlayerStore, RatingStore, SeriesRecord, StoreError, StoredAction,
-    StoredGame,
+    ArrangedStore, ArrangedTable, ChallengeRefused, Effects, Enqueued, GamePage, GameQuery,
+    GameStore, LadderSeat, LadderStore, LeaderboardRow, NewPlayer, PlayerRatings, PlayerStore,
+    RatingStore, SeriesRecord, StoreError, StoredAction, StoredGame,
+};
+use crate::arranged::{
+    AnswerRefused, ChallengeRecord, Policy, TournamentRecord, TournamentRefused, TournamentStatus,
 };
 use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry};
 use crate::metrics::store_call;
@@ -243,6 +246,185 @@ impl<S: LadderStore> LadderStore for Traced<S> {
             replicas = alive.len()
         )
         .await
+    }
+}
+
+#[async_trait]
+impl<S: ArrangedStore> ArrangedStore for Traced<S> {
+    async fn set_challenge_policy(
+        &self,
+        player_id: &str,
+        policy: Policy,
+    ) -> Result<bool, StoreError> {
+        traced!("set_challenge_policy", self.0.set_challenge_policy(player_id, policy), player = %player_id).await
+    }
+
+    async fn challenge_policy(&self, player_id: &str) -> Result<Option<Policy>, StoreError> {
+        traced!("challenge_policy", self.0.challenge_policy(player_id), player = %player_id).await
+    }
+
+    async fn create_challenge(
+        &self,
+        challenge: &ChallengeRecord,
+        max_open: u32,
+    ) -> Result<Result<ChallengeRecord, ChallengeRefused>, StoreError> {
+        traced!(
+            "create_challenge",
+            self.0.create_challenge(challenge, max_open),
+            challenge = %challenge.id
+        )
+        .await
+    }
+
+    async fn challenge(&self, challenge_id: &str) -> Result<Option<ChallengeRecord>, StoreError> {
+        traced!("challenge", self.0.challenge(challenge_id), challenge = %challenge_id).await
+    }
+
+    async fn answer_challenge(
+        &self,
+        challenge_id: &str,
+        player_id: &str,
+        accept: bool,
+        now: i64,
+    ) -> Result<Option<Result<ChallengeRecord, AnswerRefused>>, StoreError> {
+        traced!(
+            "answer_challenge",
+            self.0.answer_challenge(challenge_id, player_id, accept, now),
+            challenge = %challenge_id,
+            player = %player_id,
+            accept
+        )
+        .await
+    }
+
+    async fn challenges_of(
+        &self,
+        player_id: &str,
+        now: i64,
+    ) -> Result<Vec<ChallengeRecord>, StoreError> {
+        traced!("challenges_of", self.0.challenges_of(player_id, now), player = %player_id).await
+    }
+
+    async fn seating_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
+        traced!("seating_challenges", self.0.seating_challenges(now)).await
+    }
+
+    async fn start_challenge(
+        &self,
+        challenge_id: &str,
+        game_ids: &[String],
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        traced!(
+            "start_challenge",
+            self.0.start_challenge(challenge_id, game_ids, now),
+            challenge = %challenge_id
+        )
+        .await
+    }
+
+    async fn expire_challenges(&self, now: i64, limit: u32) -> Result<u64, StoreError> {
+        traced!("expire_challenges", self.0.expire_challenges(now, limit)).await
+    }
+
+    async fn arrange_games(
+        &self,
+        arranged_by: &str,
+        game_ids: &[String],
+    ) -> Result<(), StoreError> {
+        traced!(
+            "arrange_games",
+            self.0.arrange_games(arranged_by, game_ids),
+            arranged_by = %arranged_by,
+            games = game_ids.len()
+        )
+        .await
+    }
+
+    async fn arranged_games_of(&self, player_id: &str) -> Result<Vec<LadderSeat>, StoreError> {
+        traced!("arranged_games_of", self.0.arranged_games_of(player_id), player = %player_id).await
+    }
+
+    async fn create_tournament(
+        &self,
+        tournament: &TournamentRecord,
+        max_unfinished: u32,
+    ) -> Result<bool, StoreError> {
+        traced!(
+            "create_tournament",
+            self.0.create_tournament(tournament, max_unfinished),
+            tournament = %tournament.id
+        )
+        .await
+    }
+
+    async fn tournament(
+        &self,
+        tournament_id: &str,
+    ) -> Result<Option<TournamentRecord>, StoreError> {
+        traced!("tournament", self.0.tournament(tournament_id), tournament = %tournament_id).await
+    }
+
+    async fn enter_tournament(
+        &self,
+        tournament_id: &str,
+        player_id: &str,
+        entering: bool,
+        now: i64,
+    ) -> Result<Option<Result<TournamentRecord, TournamentRefused>>, StoreError> {
+        traced!(
+            "enter_tournament",
+            self.0.enter_tournament(tournament_id, player_id, entering, now),
+            tournament = %tournament_id,
+            player = %player_id,
+            entering
+        )
+        .await
+    }
+
+    async fn start_tournament(
+        &self,
+        tournament_id: &str,
+        player_id: &str,
+        now: i64,
+    ) -> Result<Option<Result<TournamentRecord, TournamentRefused>>, StoreError> {
+        traced!(
+            "start_tournament",
+            self.0.start_tournament(tournament_id, player_id, now),
+            tournament = %tournament_id,
+            player = %player_id
+        )
+        .await
+    }
+
+    async fn list_tournaments(
+        &self,
+        status: Option<TournamentStatus>,
+        limit: u32,
+    ) -> Result<Vec<TournamentRecord>, StoreError> {
+        traced!(
+            "list_tournaments",
+            self.0.list_tournaments(status, limit),
+            limit
+        )
+        .await
+    }
+
+    async fn running_tournaments(&self) -> Result<Vec<String>, StoreError> {
+        traced!("running_tournaments", self.0.running_tournaments()).await
+    }
+
+    async fn tournament_tables(
+        &self,
+        tournament_id: &str,
+    ) -> Result<Vec<ArrangedTable>, StoreError> {
+        traced!("tournament_tables", self.0.tournament_tables(tournament_id), tournament = %tournament_id)
+            .await
+    }
+
+    async fn finish_tournament(&self, tournament_id: &str, now: i64) -> Result<(), StoreError> {
+        traced!("finish_tournament", self.0.finish_tournament(tournament_id, now), tournament = %tournament_id)
+            .await
     }
 }
 

@@ -15,10 +15,10 @@ use super::cluster::{
 };
 use super::{APPEND_GROUP, FENCE_GAME, PostgresStore};
 use crate::domain::Status;
-use crate::store::sql::{games, ladder, listing, players, ratings};
+use crate::store::sql::{arranged, games, ladder, listing, players, ratings};
 
 /// Tables that grow with the service's history: none may be read whole.
-const HISTORY: [&str; 7] = [
+const HISTORY: [&str; 12] = [
     "games",
     "players",
     "actions",
@@ -26,6 +26,11 @@ const HISTORY: [&str; 7] = [
     "series",
     "ratings",
     "rating_history",
+    "challenges",
+    "challenge_players",
+    "tournaments",
+    "tournament_entrants",
+    "arranged_games",
 ];
 
 /// Enough history to matter: 20,000 players, 50,000 games (4,000 of them the tables of
@@ -67,6 +72,26 @@ INSERT INTO ladder_queue (id, player_id, display_name, is_bot, players, duplicat
         replica_id, enqueued_at)
     SELECT 'q' || i, 'p' || i, 'Player ' || i, TRUE, 2, FALSE, 1, 'r1', i
     FROM generate_series(1, 20) i;
+INSERT INTO challenges (id, challenger_id, players, duplicate, rated, status, created_at,
+        expires_at, game_ids)
+    SELECT 'c' || i, 'p' || (1 + i % 20000), 2, FALSE, i % 2 = 0,
+        CASE WHEN i % 100 = 0 THEN 'pending' WHEN i % 101 = 0 THEN 'seating'
+            ELSE 'started' END, i, i + 300000000, ''
+    FROM generate_series(1, 10000) i;
+INSERT INTO challenge_players (challenge_id, player_id, position, answer, visible_until)
+    SELECT 'c' || i, 'p' || (1 + (i + k) % 20000), k, 'accepted', i + 600000000
+    FROM generate_series(1, 10000) i, generate_series(0, 1) k;
+INSERT INTO tournaments (id, name, creator_id, format, players, sets_per_pair, hero_id,
+        max_entrants, rated, turn_secs, status, created_at)
+    SELECT 't' || i, 'Cup ' || i, 'p' || (1 + i % 20000), 'round_robin', 2, 2, NULL, 16, FALSE,
+        30, CASE WHEN i % 100 = 0 THEN 'running' WHEN i % 99 = 0 THEN 'open'
+            ELSE 'finished' END, i
+    FROM generate_series(1, 2000) i;
+INSERT INTO tournament_entrants (tournament_id, player_id, entered_at)
+    SELECT 't' || i, 'p' || (1 + (i * 8 + k) % 20000), i
+    FROM generate_series(1, 2000) i, generate_series(0, 7) k;
+INSERT INTO arranged_games (game_id, arranged_by)
+    SELECT 'g' || i, 't' || (1 + i % 2000) FROM generate_series(1, 20000) i;
 ";
 
 /// Every hot or periodic statement, with realistic arguments (SQL literals).
@@ -159,6 +184,76 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
         ("OWNERSHIP", OWNERSHIP, "'g500'"),
         ("CLAIM_GAME", CLAIM_GAME, "'g500', 'r1'"),
         ("CLAIM_ORPHANS", CLAIM_ORPHANS, "'r1', 500"),
+        ("SET_POLICY", arranged::SET_POLICY, "'bots', 'p77'"),
+        ("PLAYER_POLICY", arranged::PLAYER_POLICY, "'p77'"),
+        (
+            "OPEN_CHALLENGES_OF",
+            arranged::OPEN_CHALLENGES_OF,
+            "'p77', 5000",
+        ),
+        (
+            "INSERT_CHALLENGE",
+            arranged::INSERT_CHALLENGE,
+            "'cx', 'p77', 2, FALSE, TRUE, 'pending', 1, 2",
+        ),
+        (
+            "INSERT_PARTY",
+            arranged::INSERT_PARTY,
+            "'c77', 'p5', 2, 'pending', 9",
+        ),
+        ("CHALLENGE_BY_ID", arranged::CHALLENGE_BY_ID, "'c77'"),
+        ("PARTIES_OF", arranged::PARTIES_OF, "'c77'"),
+        (
+            "UPDATE_CHALLENGE",
+            arranged::UPDATE_CHALLENGE,
+            "'declined', '', 'c77'",
+        ),
+        (
+            "UPDATE_PARTY",
+            arranged::UPDATE_PARTY,
+            "'declined', 5, 'c77', 'p78'",
+        ),
+        (
+            "VISIBLE_CHALLENGES",
+            arranged::VISIBLE_CHALLENGES,
+            "'p77', 600005000",
+        ),
+        ("SEATING_CHALLENGES", arranged::SEATING_CHALLENGES, "5000"),
+        (
+            "EXPIRED_CHALLENGES",
+            arranged::EXPIRED_CHALLENGES,
+            "300005000, 500",
+        ),
+        ("EXPIRE_CHALLENGE", arranged::EXPIRE_CHALLENGE, "'c100'"),
+        (
+            "START_CHALLENGE",
+            arranged::START_CHALLENGE,
+            "'g1', 'c101', 5000",
+        ),
+        ("INSERT_ARRANGED", arranged::INSERT_ARRANGED, "'gx', 'c77'"),
+        ("ARRANGED_GAMES_OF", arranged::ARRANGED_GAMES_OF, "'p1001'"),
+        (
+            "UNFINISHED_TOURNAMENTS_OF",
+            arranged::UNFINISHED_TOURNAMENTS_OF,
+            "'p77'",
+        ),
+        (
+            "INSERT_TOURNAMENT",
+            arranged::INSERT_TOURNAMENT,
+            "'tx', 'Cup', 'p77', 'gauntlet', 2, 2, 'p78', 16, FALSE, 30, 'open', 1",
+        ),
+        ("TOURNAMENT_BY_ID", arranged::TOURNAMENT_BY_ID, "'t100'"),
+        ("ENTRANTS_OF", arranged::ENTRANTS_OF, "'t100'"),
+        ("INSERT_ENTRANT", arranged::INSERT_ENTRANT, "'t99', 'p5', 9"),
+        ("DELETE_ENTRANT", arranged::DELETE_ENTRANT, "'t99', 'p5'"),
+        ("START_TOURNAMENT", arranged::START_TOURNAMENT, "9, 't99'"),
+        (
+            "FINISH_TOURNAMENT",
+            arranged::FINISH_TOURNAMENT,
+            "9, 't100'",
+        ),
+        ("RUNNING_TOURNAMENTS", arranged::RUNNING_TOURNAMENTS, ""),
+        ("TOURNAMENT_GAMES", arranged::TOURNAMENT_GAMES, "'t100'"),
     ];
     let mut all: Vec<(&'static str, String, &'static str)> = fixed
         .into_iter()
@@ -184,6 +279,12 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
             "listing: every game, a later page",
             listing(&[], None, Some((25_000, "g25000"))),
             "'p77', 'p77', 25000, 'g25000', 21, 21",
+        ),
+        ("LIST_TOURNAMENTS", arranged::list_sql(false), "21"),
+        (
+            "LIST_TOURNAMENTS (running)",
+            arranged::list_sql(true),
+            "'running', 21",
         ),
         (
             "listing: the seats of a page",

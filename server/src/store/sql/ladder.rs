@@ -317,7 +317,7 @@ where
         .collect()
 }
 
-fn series(
+pub(super) fn series(
     id: Option<String>,
     index: Option<i64>,
     tables: i64,

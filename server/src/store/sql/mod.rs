@@ -14,6 +14,7 @@
 //! Rust does not carry bounds on other types (`&mut DB::Connection`, `i64`, …) through a
 //! supertrait: no "backend" trait could name it once.
 
+pub(super) mod arranged;
 pub(super) mod games;
 pub(super) mod ladder;
 pub(super) mod listing;

@@ -234,7 +234,9 @@ where
     ) -> Result<(), StoreError> {
         let rated = match job {
             RatingJob::Game(rated) => Some(rated.clone()),
-            RatingJob::SetTableEnded { series_id } => Self::ended_set(conn, series_id).await?,
+            RatingJob::SetTableEnded { series_id, rated } => {
+                Self::ended_set(conn, series_id).await?.filter(|_| *rated)
+            }
         };
         match rated {
             Some(rated) => Self::rate_players(conn, &rated, at).await,

@@ -8,11 +8,11 @@ use sqlx::{AssertSqlSafe, Sqlite};
 
 use super::SqliteStore;
 use crate::domain::Status;
-use crate::store::sql::{games, ladder, listing, players, ratings};
+use crate::store::sql::{arranged, games, ladder, listing, players, ratings};
 
 /// Tables that grow with the service's history, by the names and aliases the statements
 /// give them (SQLite's plans name the alias).
-const HISTORY: [(&str, &str); 11] = [
+const HISTORY: [(&str, &str); 19] = [
     ("games", "games"),
     ("g", "games"),
     ("players", "players"),
@@ -24,6 +24,14 @@ const HISTORY: [(&str, &str); 11] = [
     ("series", "series"),
     ("ratings", "ratings"),
     ("rating_history", "rating_history"),
+    ("challenges", "challenges"),
+    ("challenge_players", "challenge_players"),
+    ("cp", "challenge_players"),
+    ("tournaments", "tournaments"),
+    ("tournament_entrants", "tournament_entrants"),
+    ("e", "tournament_entrants"),
+    ("arranged_games", "arranged_games"),
+    ("a", "arranged_games"),
 ];
 
 /// The statements both backends share (PostgreSQL's own are checked in `postgres::plans`).
@@ -62,6 +70,7 @@ fn statements() -> Vec<(&'static str, String)> {
         ("TABLE_ENDED", ratings::TABLE_ENDED),
         ("SET_TABLES", ratings::SET_TABLES),
     ];
+    let fixed = fixed.into_iter().chain(arranged_statements());
     let mut all: Vec<(&'static str, String)> = fixed
         .into_iter()
         .map(|(name, sql)| (name, sql.to_string()))
@@ -86,8 +95,43 @@ fn statements() -> Vec<(&'static str, String)> {
                 .as_str()
                 .to_string(),
         ),
+        ("LIST_TOURNAMENTS", arranged::list_sql(false)),
+        ("LIST_TOURNAMENTS (of a status)", arranged::list_sql(true)),
     ]);
     all
+}
+
+/// Challenges' and tournaments' statements (both backends check them).
+pub(in crate::store) fn arranged_statements() -> [(&'static str, &'static str); 26] {
+    use arranged::*;
+    [
+        ("SET_POLICY", SET_POLICY),
+        ("PLAYER_POLICY", PLAYER_POLICY),
+        ("OPEN_CHALLENGES_OF", OPEN_CHALLENGES_OF),
+        ("INSERT_CHALLENGE", INSERT_CHALLENGE),
+        ("INSERT_PARTY", INSERT_PARTY),
+        ("CHALLENGE_BY_ID", CHALLENGE_BY_ID),
+        ("PARTIES_OF", PARTIES_OF),
+        ("UPDATE_CHALLENGE", UPDATE_CHALLENGE),
+        ("UPDATE_PARTY", UPDATE_PARTY),
+        ("VISIBLE_CHALLENGES", VISIBLE_CHALLENGES),
+        ("SEATING_CHALLENGES", SEATING_CHALLENGES),
+        ("EXPIRED_CHALLENGES", EXPIRED_CHALLENGES),
+        ("EXPIRE_CHALLENGE", EXPIRE_CHALLENGE),
+        ("START_CHALLENGE", START_CHALLENGE),
+        ("INSERT_ARRANGED", INSERT_ARRANGED),
+        ("ARRANGED_GAMES_OF", ARRANGED_GAMES_OF),
+        ("UNFINISHED_TOURNAMENTS_OF", UNFINISHED_TOURNAMENTS_OF),
+        ("INSERT_TOURNAMENT", INSERT_TOURNAMENT),
+        ("TOURNAMENT_BY_ID", TOURNAMENT_BY_ID),
+        ("ENTRANTS_OF", ENTRANTS_OF),
+        ("INSERT_ENTRANT", INSERT_ENTRANT),
+        ("DELETE_ENTRANT", DELETE_ENTRANT),
+        ("START_TOURNAMENT", START_TOURNAMENT),
+        ("FINISH_TOURNAMENT", FINISH_TOURNAMENT),
+        ("RUNNING_TOURNAMENTS", RUNNING_TOURNAMENTS),
+        ("TOURNAMENT_GAMES", TOURNAMENT_GAMES),
+    ]
 }
 
 /// The steps of a plan (`EXPLAIN QUERY PLAN`'s details) that read a history table whole.

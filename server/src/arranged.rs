@@ -1,0 +1,493 @@
+//! Games the service arranges for named players: challenges and tournaments as the store
+//! keeps them, and their rules as pure functions (who may challenge whom, what an answer
+//! does to a challenge, who may enter or start a tournament). The ladder runs them
+//! (`ladder::challenges`, `ladder::tournaments`); the store reads and writes these records
+//! under a lock and applies these functions in between, so a refusal changes nothing.
+
+use crate::domain::PlayerInfo;
+
+/// How long a closed challenge stays on its players' `Offers` streams, and an expired one
+/// past its expiry (micros).
+pub const VISIBLE_AFTER_CLOSE: i64 = 10 * 60 * 1_000_000;
+/// Challenges of one challenger waiting for answers or seats at once.
+pub const MAX_OPEN_CHALLENGES: u32 = 8;
+/// Tournaments one player created that have not finished.
+pub const MAX_OPEN_TOURNAMENTS: u32 = 2;
+/// The most entrants a tournament may take.
+pub const MAX_ENTRANTS: u32 = 32;
+/// Comparisons per pair a tournament may ask for.
+pub const MAX_SETS_PER_PAIR: u32 = 10;
+
+/// Who may challenge a player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Policy {
+    #[default]
+    Open,
+    BotsOnly,
+    Closed,
+}
+
+impl Policy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Policy::Open => "open",
+            Policy::BotsOnly => "bots",
+            Policy::Closed => "closed",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Policy> {
+        Some(match text {
+            "open" => Policy::Open,
+            "bots" => Policy::BotsOnly,
+            "closed" => Policy::Closed,
+            _ => return None,
+        })
+    }
+
+    /// Whether a player with this policy takes a challenge from `challenger`.
+    pub fn admits(self, challenger: &PlayerInfo) -> bool {
+        match self {
+            Policy::Open => true,
+            Policy::BotsOnly => challenger.is_bot,
+            Policy::Closed => false,
+        }
+    }
+}
+
+/// Where a challenge is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChallengeStatus {
+    Pending,
+    /// Everyone accepted; the seats not named wait for the ladder's queue.
+    Seating,
+    Started,
+    Declined,
+    Expired,
+    Withdrawn,
+}
+
+impl ChallengeStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChallengeStatus::Pending => "pending",
+            ChallengeStatus::Seating => "seating",
+            ChallengeStatus::Started => "started",
+            ChallengeStatus::Declined => "declined",
+            ChallengeStatus::Expired => "expired",
+            ChallengeStatus::Withdrawn => "withdrawn",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<ChallengeStatus> {
+        Some(match text {
+            "pending" => ChallengeStatus::Pending,
+            "seating" => ChallengeStatus::Seating,
+            "started" => ChallengeStatus::Started,
+            "declined" => ChallengeStatus::Declined,
+            "expired" => ChallengeStatus::Expired,
+            "withdrawn" => ChallengeStatus::Withdrawn,
+            _ => return None,
+        })
+    }
+
+    pub fn is_open(self) -> bool {
+        matches!(self, ChallengeStatus::Pending | ChallengeStatus::Seating)
+    }
+}
+
+/// A challenged player's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    Pending,
+    Accepted,
+    Declined,
+}
+
+impl Answer {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Answer::Pending => "pending",
+            Answer::Accepted => "accepted",
+            Answer::Declined => "declined",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Answer> {
+        Some(match text {
+            "pending" => Answer::Pending,
+            "accepted" => Answer::Accepted,
+            "declined" => Answer::Declined,
+            _ => return None,
+        })
+    }
+}
+
+/// A challenge, with everyone in it: the challenger first (its answer is always accepted),
+/// then the challenged in the order named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChallengeRecord {
+    pub id: String,
+    pub parties: Vec<(PlayerInfo, Answer)>,
+    /// Players per game.
+    pub players: u8,
+    pub duplicate: bool,
+    pub rated: bool,
+    /// As stored: an open challenge past its expiry is expired (see [`Self::status_at`]).
+    pub status: ChallengeStatus,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub game_ids: Vec<String>,
+}
+
+impl ChallengeRecord {
+    pub fn challenger(&self) -> &PlayerInfo {
+        &self.parties[0].0
+    }
+
+    /// Its status at `now`.
+    pub fn status_at(&self, now: i64) -> ChallengeStatus {
+        if self.status.is_open() && now >= self.expires_at {
+            ChallengeStatus::Expired
+        } else {
+            self.status
+        }
+    }
+
+    /// How many seats its game(s) have in all.
+    pub fn seats(&self) -> usize {
+        usize::from(self.players) * if self.duplicate { 2 } else { 1 }
+    }
+
+    /// Until when its players' streams show it, given its status at `now`.
+    pub fn visible_until(&self, now: i64) -> i64 {
+        if self.status_at(now).is_open() {
+            self.expires_at + VISIBLE_AFTER_CLOSE
+        } else {
+            now.min(self.expires_at) + VISIBLE_AFTER_CLOSE
+        }
+    }
+}
+
+/// Why an answer was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnswerRefused {
+    /// The caller is not in the challenge.
+    NotChallenged,
+    /// The challenge is over (declined, withdrawn, expired or started).
+    Closed(ChallengeStatus),
+}
+
+/// `player`'s answer to `challenge` at `now`: the challenge as it becomes. The challenger
+/// declining withdraws it; a challenged player declining declines it; the last acceptance
+/// puts it to seating. The same answer again changes nothing.
+pub fn answer(
+    challenge: &ChallengeRecord,
+    player_id: &str,
+    accept: bool,
+    now: i64,
+) -> Result<ChallengeRecord, AnswerRefused> {
+    let position = challenge
+        .parties
+        .iter()
+        .position(|(p, _)| p.id == player_id)
+        .ok_or(AnswerRefused::NotChallenged)?;
+    let status = challenge.status_at(now);
+    let mut next = challenge.clone();
+    let wanted = if accept {
+        Answer::Accepted
+    } else {
+        Answer::Declined
+    };
+    if position > 0 && challenge.parties[position].1 == wanted {
+        return Ok(next);
+    }
+    if position == 0 && accept && status.is_open() {
+        return Ok(next);
+    }
+    // Pending: any answer. Seating: everyone accepted, but anyone may still call it off.
+    let open = match status {
+        ChallengeStatus::Pending => true,
+        ChallengeStatus::Seating => !accept,
+        _ => false,
+    };
+    if !open {
+        return Err(AnswerRefused::Closed(status));
+    }
+    if position == 0 {
+        next.status = ChallengeStatus::Withdrawn;
+        return Ok(next);
+    }
+    next.parties[position].1 = wanted;
+    if !accept {
+        next.status = ChallengeStatus::Declined;
+    } else if next.parties.iter().all(|(_, a)| *a == Answer::Accepted) {
+        next.status = ChallengeStatus::Seating;
+    }
+    Ok(next)
+}
+
+/// A tournament's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Every pair of entrants compared.
+    RoundRobin,
+    /// The hero compared with every other entrant.
+    Gauntlet,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::RoundRobin => "round_robin",
+            Format::Gauntlet => "gauntlet",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Format> {
+        Some(match text {
+            "round_robin" => Format::RoundRobin,
+            "gauntlet" => Format::Gauntlet,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TournamentStatus {
+    Open,
+    Running,
+    Finished,
+}
+
+impl TournamentStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TournamentStatus::Open => "open",
+            TournamentStatus::Running => "running",
+            TournamentStatus::Finished => "finished",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<TournamentStatus> {
+        Some(match text {
+            "open" => TournamentStatus::Open,
+            "running" => TournamentStatus::Running,
+            "finished" => TournamentStatus::Finished,
+            _ => return None,
+        })
+    }
+}
+
+/// An entrant as a tournament shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entrant {
+    pub player: PlayerInfo,
+    pub description: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentRecord {
+    pub id: String,
+    pub name: String,
+    pub creator_id: String,
+    pub format: Format,
+    /// Players per game.
+    pub players: u8,
+    pub sets_per_pair: u8,
+    pub hero_id: Option<String>,
+    pub max_entrants: u8,
+    pub rated: bool,
+    pub turn_secs: u32,
+    pub status: TournamentStatus,
+    pub created_at: i64,
+    pub started_at: Option<i64>,
+    pub finished_at: Option<i64>,
+    /// In the order they entered (empty where only the record was read).
+    pub entrants: Vec<Entrant>,
+}
+
+impl TournamentRecord {
+    /// The fewest entrants it can start with: two full tables.
+    pub fn min_entrants(&self) -> usize {
+        2 * usize::from(self.players)
+    }
+}
+
+/// Why a tournament refused an entry or a start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TournamentRefused {
+    NotOpen,
+    Full,
+    NotCreator,
+    TooFewEntrants { have: usize, need: usize },
+    HeroNotEntered,
+}
+
+/// Whether `player_id` may enter (or leave) `tournament` now.
+pub fn check_entry(tournament: &TournamentRecord, entering: bool) -> Result<(), TournamentRefused> {
+    if tournament.status != TournamentStatus::Open {
+        return Err(TournamentRefused::NotOpen);
+    }
+    if entering && tournament.entrants.len() >= usize::from(tournament.max_entrants) {
+        return Err(TournamentRefused::Full);
+    }
+    Ok(())
+}
+
+/// Whether `player_id` may start `tournament` now.
+pub fn check_start(
+    tournament: &TournamentRecord,
+    player_id: &str,
+) -> Result<(), TournamentRefused> {
+    if tournament.creator_id != player_id {
+        return Err(TournamentRefused::NotCreator);
+    }
+    if tournament.status != TournamentStatus::Open {
+        return Err(TournamentRefused::NotOpen);
+    }
+    let (have, need) = (tournament.entrants.len(), tournament.min_entrants());
+    if have < need {
+        return Err(TournamentRefused::TooFewEntrants { have, need });
+    }
+    if let Some(hero) = &tournament.hero_id
+        && !tournament.entrants.iter().any(|e| &e.player.id == hero)
+    {
+        return Err(TournamentRefused::HeroNotEntered);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn player(id: &str, is_bot: bool) -> PlayerInfo {
+        PlayerInfo {
+            id: id.into(),
+            display_name: id.to_uppercase(),
+            is_bot,
+        }
+    }
+
+    fn challenge(opponents: usize) -> ChallengeRecord {
+        let mut parties = vec![(player("a", true), Answer::Accepted)];
+        for i in 0..opponents {
+            parties.push((player(&format!("o{i}"), true), Answer::Pending));
+        }
+        ChallengeRecord {
+            id: "c".into(),
+            parties,
+            players: 4,
+            duplicate: false,
+            rated: true,
+            status: ChallengeStatus::Pending,
+            created_at: 0,
+            expires_at: 1_000,
+            game_ids: vec![],
+        }
+    }
+
+    #[test]
+    fn the_last_acceptance_seats_the_challenge() {
+        let c = challenge(2);
+        let c = answer(&c, "o0", true, 10).unwrap();
+        assert_eq!(c.status, ChallengeStatus::Pending);
+        assert_eq!(c.parties[1].1, Answer::Accepted);
+        let again = answer(&c, "o0", true, 11).unwrap();
+        assert_eq!(again, c, "the same answer again changes nothing");
+        let c = answer(&c, "o1", true, 12).unwrap();
+        assert_eq!(c.status, ChallengeStatus::Seating);
+    }
+
+    #[test]
+    fn a_decline_or_a_withdrawal_closes_it_for_good() {
+        let c = challenge(2);
+        let declined = answer(&c, "o1", false, 10).unwrap();
+        assert_eq!(declined.status, ChallengeStatus::Declined);
+        assert_eq!(
+            answer(&declined, "o0", true, 11),
+            Err(AnswerRefused::Closed(ChallengeStatus::Declined))
+        );
+        let withdrawn = answer(&c, "a", false, 10).unwrap();
+        assert_eq!(withdrawn.status, ChallengeStatus::Withdrawn);
+        // A seating challenge can still be called off, by anyone in it.
+        let seating = answer(&answer(&c, "o0", true, 1).unwrap(), "o1", true, 2).unwrap();
+        assert_eq!(
+            answer(&seating, "o0", false, 3).unwrap().status,
+            ChallengeStatus::Declined
+        );
+    }
+
+    #[test]
+    fn strangers_and_late_answers_are_refused() {
+        let c = challenge(1);
+        assert_eq!(
+            answer(&c, "zed", true, 10),
+            Err(AnswerRefused::NotChallenged)
+        );
+        assert_eq!(
+            answer(&c, "o0", true, 1_000),
+            Err(AnswerRefused::Closed(ChallengeStatus::Expired))
+        );
+        assert_eq!(c.status_at(999), ChallengeStatus::Pending);
+        assert_eq!(c.visible_until(0), 1_000 + VISIBLE_AFTER_CLOSE);
+    }
+
+    #[test]
+    fn policies_admit_whom_they_say() {
+        assert!(Policy::Open.admits(&player("p", false)));
+        assert!(Policy::BotsOnly.admits(&player("b", true)));
+        assert!(!Policy::BotsOnly.admits(&player("p", false)));
+        assert!(!Policy::Closed.admits(&player("b", true)));
+        for p in [Policy::Open, Policy::BotsOnly, Policy::Closed] {
+            assert_eq!(Policy::parse(p.as_str()), Some(p));
+        }
+    }
+
+    fn tournament(entrants: usize) -> TournamentRecord {
+        TournamentRecord {
+            id: "t".into(),
+            name: "T".into(),
+            creator_id: "a".into(),
+            format: Format::Gauntlet,
+            players: 2,
+            sets_per_pair: 2,
+            hero_id: Some("hero".into()),
+            max_entrants: 5,
+            rated: false,
+            turn_secs: 30,
+            status: TournamentStatus::Open,
+            created_at: 0,
+            started_at: None,
+            finished_at: None,
+            entrants: (0..entrants)
+                .map(|i| Entrant {
+                    player: player(&format!("e{i}"), true),
+                    description: String::new(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_tournament_starts_with_two_tables_and_its_hero() {
+        let t = tournament(3);
+        assert_eq!(
+            check_start(&t, "a"),
+            Err(TournamentRefused::TooFewEntrants { have: 3, need: 4 })
+        );
+        assert_eq!(check_start(&t, "e0"), Err(TournamentRefused::NotCreator));
+        let t = tournament(4);
+        assert_eq!(check_start(&t, "a"), Err(TournamentRefused::HeroNotEntered));
+        let mut t = tournament(4);
+        t.entrants[0].player.id = "hero".into();
+        assert_eq!(check_start(&t, "a"), Ok(()));
+        assert_eq!(check_entry(&t, true), Ok(()));
+        let full = tournament(5);
+        assert_eq!(check_entry(&full, true), Err(TournamentRefused::Full));
+        assert_eq!(check_entry(&full, false), Ok(()));
+        t.status = TournamentStatus::Running;
+        assert_eq!(check_entry(&t, false), Err(TournamentRefused::NotOpen));
+    }
+}

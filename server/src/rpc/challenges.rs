@@ -1,0 +1,276 @@
+//! Challenges over the wire: `Challenge`, `AnswerChallenge`, `SetChallengePolicy`, and the
+//! `Offers` stream, which re-reads the caller's challenges and arranged games from the store
+//! whenever the ladder signals a change for it (and every few seconds, in case a signal was
+//! lost), and sends what it has not sent yet.
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use theboss::v1::{self, offers_response::Message};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Status};
+
+use super::{LadderService, caller, checked_id};
+use crate::arranged::Policy;
+use crate::domain::{PlayerInfo, now_micros};
+use crate::error::ApiError;
+use crate::ladder::challenges::{ChallengeSpec, answers_key};
+use crate::ladder::{Ladder, Subscription};
+use crate::wire::{self, timestamp};
+
+pub(super) type OffersItem = Result<v1::OffersResponse, Status>;
+
+/// How often an `Offers` stream reads the store without being told to.
+const OFFERS_POLL: Duration = Duration::from_secs(10);
+/// Seconds a challenge waits for answers by default, and at most.
+const DEFAULT_EXPIRY_SECS: u32 = 300;
+const MAX_EXPIRY_SECS: u32 = 3600;
+
+fn item(message: Message) -> OffersItem {
+    Ok(v1::OffersResponse {
+        message: Some(message),
+    })
+}
+
+/// A request's shape, checked: what the challenger asks for.
+fn spec(challenger: &PlayerInfo, request: v1::ChallengeRequest) -> Result<ChallengeSpec, ApiError> {
+    if request.opponents.is_empty() {
+        return Err(ApiError::invalid("opponents", "name at least one player"));
+    }
+    let mut seen = HashSet::new();
+    for id in &request.opponents {
+        checked_id("opponents", id)?;
+        if *id == challenger.id {
+            return Err(ApiError::invalid(
+                "opponents",
+                "you cannot challenge yourself",
+            ));
+        }
+        if !seen.insert(id.as_str()) {
+            return Err(ApiError::invalid("opponents", "a player is named twice"));
+        }
+    }
+    let named = request.opponents.len() + 1;
+    let players = match request.players {
+        0 if (2..=4).contains(&named) => named as u8,
+        0 => {
+            return Err(ApiError::invalid(
+                "players",
+                "2 to 4 players: name 1 to 3 opponents, or set players",
+            ));
+        }
+        n @ 2..=4 => n as u8,
+        n => {
+            return Err(ApiError::invalid(
+                "players",
+                format!("2 to 4, or 0; not {n}"),
+            ));
+        }
+    };
+    let seats = usize::from(players) * if request.duplicate { 2 } else { 1 };
+    if named > seats {
+        return Err(ApiError::invalid(
+            "opponents",
+            format!("{} opponents do not fit {seats} seats", named - 1),
+        ));
+    }
+    if named < seats && !request.rated {
+        return Err(ApiError::invalid(
+            "rated",
+            format!("a casual challenge names every seat: {seats} players, you named {named}"),
+        ));
+    }
+    let expires_in_secs = match request.expires_in_secs {
+        0 => DEFAULT_EXPIRY_SECS,
+        n if n > MAX_EXPIRY_SECS => {
+            return Err(ApiError::invalid(
+                "expires_in_secs",
+                format!("at most {MAX_EXPIRY_SECS}"),
+            ));
+        }
+        n => n,
+    };
+    Ok(ChallengeSpec {
+        opponents: request.opponents,
+        players,
+        duplicate: request.duplicate,
+        rated: request.rated,
+        expires_in_secs,
+    })
+}
+
+impl LadderService {
+    pub(super) async fn challenge(
+        &self,
+        request: Request<v1::ChallengeRequest>,
+    ) -> Result<v1::ChallengeResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let spec = spec(&player, request.into_inner())?;
+        self.auth.quotas().challenge(&player.id)?;
+        let challenge = self.ladder.challenge(player, spec).await?;
+        Ok(v1::ChallengeResponse {
+            challenge: Some(wire::challenge_to_wire(&challenge, now_micros())),
+        })
+    }
+
+    pub(super) async fn answer_challenge(
+        &self,
+        request: Request<v1::AnswerChallengeRequest>,
+    ) -> Result<v1::AnswerChallengeResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let request = request.into_inner();
+        let id = checked_id("challenge_id", &request.challenge_id)?;
+        let challenge = self
+            .ladder
+            .answer_challenge(&player, id, request.accept)
+            .await?;
+        Ok(v1::AnswerChallengeResponse {
+            challenge: Some(wire::challenge_to_wire(&challenge, now_micros())),
+        })
+    }
+
+    pub(super) async fn set_challenge_policy(
+        &self,
+        request: Request<v1::SetChallengePolicyRequest>,
+    ) -> Result<v1::SetChallengePolicyResponse, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let policy = match v1::ChallengePolicy::try_from(request.get_ref().policy) {
+            Ok(v1::ChallengePolicy::Open) => Policy::Open,
+            Ok(v1::ChallengePolicy::BotsOnly) => Policy::BotsOnly,
+            Ok(v1::ChallengePolicy::Closed) => Policy::Closed,
+            Ok(v1::ChallengePolicy::Unspecified) => self
+                .ladder
+                .store()
+                .challenge_policy(&player.id)
+                .await?
+                .unwrap_or_default(),
+            Err(_) => {
+                return Err(ApiError::invalid(
+                    "policy",
+                    "CHALLENGE_POLICY_OPEN, _BOTS_ONLY, _CLOSED or unspecified (unchanged)",
+                ));
+            }
+        };
+        let policy = self.ladder.set_challenge_policy(&player, policy).await?;
+        Ok(v1::SetChallengePolicyResponse {
+            policy: wire::policy_to_wire(policy) as i32,
+        })
+    }
+
+    pub(super) async fn offers(
+        &self,
+        request: Request<v1::OffersRequest>,
+    ) -> Result<ReceiverStream<OffersItem>, ApiError> {
+        let player = caller(&self.auth, &request).await?;
+        let subscription = self.ladder.offers(&player.id)?;
+        let (tx, rx) = mpsc::channel(16);
+        let stream = OffersStream {
+            ladder: self.ladder.clone(),
+            player_id: player.id,
+            tx,
+            told: HashMap::new(),
+            games: HashSet::new(),
+        };
+        tokio::spawn(stream.run(subscription, self.keep_alive, self.stopping.clone()));
+        Ok(ReceiverStream::new(rx))
+    }
+}
+
+/// One `Offers` stream's task, and what it told already.
+struct OffersStream {
+    ladder: Ladder,
+    player_id: String,
+    tx: mpsc::Sender<OffersItem>,
+    /// Each challenge's last state told.
+    told: HashMap<String, String>,
+    /// Games told.
+    games: HashSet<String>,
+}
+
+impl OffersStream {
+    async fn run(
+        mut self,
+        mut subscription: Subscription,
+        keep_alive: Duration,
+        mut stopping: tokio::sync::watch::Receiver<bool>,
+    ) {
+        let mut poll = tokio::time::interval(OFFERS_POLL);
+        let mut ticker = tokio::time::interval(keep_alive);
+        ticker.reset();
+        loop {
+            subscription.changes.mark_unchanged();
+            if self.tell_news().await.is_err() {
+                return;
+            }
+            loop {
+                tokio::select! {
+                    () = self.tx.closed() => return,
+                    () = async {
+                        let _ = stopping.wait_for(|s| *s).await;
+                    } => {
+                        let _ = self
+                            .tx
+                            .send(Err(crate::error::stream_ended(
+                                "the server is shutting down; open Offers again",
+                            )))
+                            .await;
+                        return;
+                    }
+                    changed = subscription.changes.changed() => {
+                        if changed.is_err() {
+                            return;
+                        }
+                        break;
+                    }
+                    _ = poll.tick() => break,
+                    _ = ticker.tick() => {
+                        let alive = item(Message::KeepAlive(v1::KeepAlive {
+                            seq: 0,
+                            server_time: Some(timestamp(now_micros())),
+                        }));
+                        if self.tx.send(alive).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends what changed since the last read; Err when the client is gone.
+    async fn tell_news(&mut self) -> Result<(), ()> {
+        let store = self.ladder.store().clone();
+        let now = now_micros();
+        let challenges = match store.challenges_of(&self.player_id, now).await {
+            Ok(found) => found,
+            Err(error) => {
+                tracing::warn!(%error, "cannot read a player's challenges");
+                return Ok(());
+            }
+        };
+        for challenge in challenges {
+            let key = answers_key(&challenge, now);
+            if self.told.get(&challenge.id) == Some(&key) {
+                continue;
+            }
+            let message = Message::Challenge(wire::challenge_to_wire(&challenge, now));
+            self.tx.send(item(message)).await.map_err(|_| ())?;
+            self.told.insert(challenge.id, key);
+        }
+        let seats = match store.arranged_games_of(&self.player_id).await {
+            Ok(seats) => seats,
+            Err(error) => {
+                tracing::warn!(%error, "cannot read a player's arranged games");
+                return Ok(());
+            }
+        };
+        for seat in seats {
+            if self.games.insert(seat.game_id.clone()) {
+                let message = Message::Matched(wire::arranged_seat_to_wire(seat));
+                self.tx.send(item(message)).await.map_err(|_| ())?;
+            }
+        }
+        Ok(())
+    }
+}
