@@ -44,9 +44,10 @@ pub(in crate::store) const UPDATE_CHALLENGE: &str =
 pub(in crate::store) const UPDATE_PARTY: &str = "UPDATE challenge_players SET answer = $1, \
      visible_until = $2 WHERE challenge_id = $3 AND player_id = $4";
 /// By the index `challenge_players_visible`: what a player's stream shows, bounded by the
-/// challenges of its last minutes, whatever its history.
+/// challenges of its last minutes, whatever its history (and, under a flood of challenges,
+/// by the 100 newest).
 pub(in crate::store) const VISIBLE_CHALLENGES: &str = "SELECT challenge_id FROM challenge_players \
-     WHERE player_id = $1 AND visible_until > $2 ORDER BY visible_until LIMIT 100";
+     WHERE player_id = $1 AND visible_until > $2 ORDER BY visible_until DESC LIMIT 100";
 /// By the partial index `challenges_open`.
 pub(in crate::store) const SEATING_CHALLENGES: &str = "SELECT id FROM challenges \
      WHERE status IN ('pending', 'seating') AND status = 'seating' AND expires_at > $1 \
