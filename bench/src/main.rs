@@ -7,6 +7,7 @@
 
 mod attack;
 mod child;
+mod history;
 mod latency;
 mod limits;
 mod replicas;
@@ -66,6 +67,8 @@ enum Part {
     Replicas,
     /// The victim's latency under each attack of issue #19.
     Attack,
+    /// The same figures on an empty store and on one with a million finished games.
+    History,
 }
 
 /// Where PostgreSQL is: every measurement runs in a fresh schema of that database.
@@ -107,6 +110,9 @@ struct RunArgs {
     /// How long the soak holds them open, in seconds.
     #[arg(long, default_value_t = 30)]
     stream_secs: u64,
+    /// Finished games written into the store of `--only history`.
+    #[arg(long, default_value_t = 1_000_000)]
+    history_games: u64,
     /// Unfinished games in the store at the restart.
     #[arg(long, default_value_t = 10_000)]
     restart_games: usize,
@@ -271,6 +277,22 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
                 report.backend(backend).load = Some(load);
             }
             server.stop().await;
+        }
+        // History is measured only when asked for: it writes a million games.
+        if args.only.contains(&Part::History) {
+            let empty = database(backend, &args).await?;
+            let full = database(backend, &args).await?;
+            eprintln!("{backend}: history at scale…");
+            report.backend(backend).history = Some(
+                history::run(
+                    &empty.url,
+                    &full.url,
+                    args.history_games,
+                    args.latency_actions,
+                    args.games,
+                )
+                .await?,
+            );
         }
         if args.runs(Part::Restart) {
             let db = database(backend, &args).await?;

@@ -8,6 +8,7 @@ use clap::ValueEnum;
 use theboss_bot::load::LoadReport;
 
 use crate::attack::UnderAttack;
+use crate::history::HistoryScale;
 use crate::latency::GameLatency;
 use crate::limits::{Commits, Echo};
 use crate::replicas::{Failover, Scale};
@@ -37,6 +38,7 @@ pub struct BackendReport {
     pub game: Option<GameLatency>,
     pub load: Option<LoadReport>,
     pub restart: Option<Restart>,
+    pub history: Option<HistoryScale>,
 }
 
 #[derive(Default)]
@@ -155,6 +157,37 @@ impl fmt::Display for Report {
                     "| {} concurrent games: `SubmitAction` → every seat's stream, p50 / p99 | {backend} | {} | – | – |",
                     load.games,
                     P50P99(&sample)
+                )?;
+            }
+            if let Some(h) = &r.history {
+                let label = format!("{:.1}M finished games", h.games as f64 / 1e6);
+                writeln!(
+                    f,
+                    "| history: bulk load of {label} | {backend} | {} | – | – |",
+                    secs(h.fill)
+                )?;
+                let (empty, full) = (h.empty.idle.p50(), h.full.idle.p50());
+                writeln!(
+                    f,
+                    "| history: idle `GetView` p50, {label} / empty store | {backend} | {} | {} | {} |",
+                    Ms(full),
+                    Ms(empty),
+                    ratio(empty.as_secs_f64(), full.as_secs_f64())
+                )?;
+                let (empty, full) = (h.empty.game.streams.p50(), h.full.game.streams.p50());
+                writeln!(
+                    f,
+                    "| history: one game alone, `SubmitAction` → every stream p50, {label} / empty | {backend} | {} | {} | {} |",
+                    Ms(full),
+                    Ms(empty),
+                    ratio(empty.as_secs_f64(), full.as_secs_f64())
+                )?;
+                let (empty, full) = (h.empty.actions_per_second(), h.full.actions_per_second());
+                writeln!(
+                    f,
+                    "| history: {} concurrent games, actions/s, {label} / empty | {backend} | {full:.0} | {empty:.0} | {} |",
+                    h.full.load.games,
+                    ratio(full, empty)
                 )?;
             }
             if let Some(restart) = &r.restart {

@@ -14,6 +14,7 @@
 pub mod cluster;
 pub mod format;
 mod group;
+pub mod history;
 mod postgres;
 pub mod probe;
 mod sql;
