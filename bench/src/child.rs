@@ -135,14 +135,7 @@ impl Child {
 
     /// The CPU time the process has used so far (user and system).
     pub fn cpu(&self) -> Option<Duration> {
-        let pid = self.process.id()?;
-        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // The command may hold spaces; the fields after its closing parenthesis do not.
-        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-        let ticks: u64 =
-            fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-        // Linux reports CPU time in clock ticks of 1/100 s.
-        Some(Duration::from_millis(ticks * 10))
+        cpu_of(&self.process.id()?.to_string())
     }
 
     /// SIGKILL, and wait for the process to be gone.
@@ -165,4 +158,32 @@ impl Child {
             let _ = self.process.kill().await;
         }
     }
+}
+
+/// The CPU time a process (`/proc/<pid>`, or `self`) has used so far, user and system.
+pub fn cpu_of(pid: &str) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command may hold spaces; the fields after its closing parenthesis do not.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // Linux reports CPU time in clock ticks of 1/100 s.
+    Some(Duration::from_millis(ticks * 10))
+}
+
+/// The CPU time every PostgreSQL process of this machine has used so far (backends come and
+/// go: a period's figure is the difference of two readings, give or take one that ended).
+pub fn postgres_cpu() -> Duration {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Duration::ZERO;
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|pid| pid.bytes().all(|b| b.is_ascii_digit()))
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm"))
+                .is_ok_and(|comm| comm.trim() == "postgres")
+        })
+        .filter_map(|pid| cpu_of(&pid))
+        .sum()
 }

@@ -46,7 +46,7 @@ pub async fn play_measured(
     let mut seed = 0;
     while ack.len() < actions {
         seed += 1;
-        play_one(seats, seed, &mut ack, &mut streams, current).await?;
+        play_one(seats, seed, &mut ack, &mut streams, current, None).await?;
     }
     Ok(GameLatency {
         ack: Sample::new(ack),
@@ -54,12 +54,15 @@ pub async fn play_measured(
     })
 }
 
-async fn play_one(
+/// Plays one game of `seats` to its end, one action at a time (one every `pace` at most, if
+/// given: an offered load), timing each action's answer and its arrival on every stream.
+pub async fn play_one(
     seats: &[Session],
     seed: u64,
     ack: &mut Vec<Duration>,
     streams: &mut Vec<Duration>,
     current: Option<&tokio::sync::watch::Sender<String>>,
+    pace: Option<Duration>,
 ) -> anyhow::Result<()> {
     let settings = v1::GameSettings {
         players: seats.len() as u32,
@@ -105,6 +108,7 @@ async fn play_one(
     let mut random = Random::new(seed);
     let mut target = 0;
     let mut sent: Option<Instant> = None;
+    let mut sent_at: Option<Instant> = None;
     loop {
         let mut last_arrival = None;
         while latest
@@ -127,7 +131,11 @@ async fn play_one(
             .as_ref()
             .expect("every seat has a view");
         let turn = random.choose(&view_from_wire(view)?, None);
+        if let (Some(pace), Some(last)) = (pace, sent_at) {
+            tokio::time::sleep_until((last + pace).into()).await;
+        }
         let t = Instant::now();
+        sent_at = Some(t);
         let response = seats[to_move as usize]
             .submit(&game_id, view.seq, turn_to_wire(&turn))
             .await?;

@@ -145,12 +145,15 @@ struct SoakArgs {
     /// Ladder bots of each strategy (random, heuristic, ismcts).
     #[arg(long, default_value_t = 2)]
     bots: usize,
-    /// Concurrent 4-player games in each round of the load generator.
-    #[arg(long, default_value_t = 10)]
-    load_games: usize,
-    /// Milliseconds between load rounds.
-    #[arg(long, default_value_t = 1000)]
-    load_pause_ms: u64,
+    /// Tables of the load generator (4 seats each), playing games back to back.
+    #[arg(long, default_value_t = 20)]
+    load_tables: usize,
+    /// Actions a second the load generator offers, whatever the server's speed (open loop).
+    #[arg(long, default_value_t = 200.0)]
+    offered_actions_per_sec: f64,
+    /// The most a ladder bot waits (at random) before asking for its next game, in ms.
+    #[arg(long, default_value_t = 2000)]
+    ladder_pause_ms: u64,
 }
 
 impl RunArgs {
@@ -227,8 +230,9 @@ async fn soak(args: SoakArgs) -> anyhow::Result<()> {
             duration: Duration::from_secs(args.minutes * 60),
             period: Duration::from_secs(args.period_secs),
             bots: args.bots,
-            load_games: args.load_games,
-            load_pause: Duration::from_millis(args.load_pause_ms),
+            load_tables: args.load_tables,
+            offered_actions_per_sec: args.offered_actions_per_sec,
+            ladder_pause: Duration::from_millis(args.ladder_pause_ms),
         },
     )
     .await?;
@@ -238,6 +242,9 @@ async fn soak(args: SoakArgs) -> anyhow::Result<()> {
     }
     if soak.memory_grows() {
         anyhow::bail!("the server's memory kept growing");
+    }
+    if !soak.drifts().is_empty() {
+        anyhow::bail!("the last third is more than 15% worse than the first");
     }
     Ok(())
 }

@@ -1,15 +1,19 @@
-//! The soak: one server on PostgreSQL for a given time, with a ladder of bots of every
-//! strategy and rounds of load-generator games, sampled once a period (the server's RSS, its
-//! open streams and actions/s from its own `/metrics`, and the load's p99). It fails on any
-//! error (a failed game or bot, a store error, an INTERNAL or UNKNOWN status) and on memory
-//! that keeps growing once warmed up.
+//! The soak: one server on PostgreSQL for a given time under a fixed offered load — tables of
+//! four load-generator seats, each playing one action every fixed interval whatever the
+//! server's speed (open loop: a slower server is not offered less), and a ladder of bots of
+//! every strategy that wait between their games — sampled once a period: the server's RSS,
+//! open streams and actions/s (from its own `/metrics`), the load's p99, and the CPU the
+//! server, PostgreSQL and the generator itself (this process, bots included) spent per
+//! action. It fails on any error (a failed game or bot, a store error, an INTERNAL or UNKNOWN
+//! status), on memory that keeps growing once warmed up, and when the last third's server
+//! CPU per action, PostgreSQL CPU per action or p99 is more than 15% above the first
+//! third's.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use theboss_bot::ladder::{self, LadderOptions};
-use theboss_bot::load::{self, LoadConfig};
 use theboss_bot::strategy::StrategyKind;
 use theboss_client::Connection;
 use theboss_server::metrics::sample_value;
@@ -24,12 +28,16 @@ pub struct SoakOptions {
     pub period: Duration,
     /// Ladder bots of each strategy.
     pub bots: usize,
-    /// Concurrent 4-player games in each load round.
-    pub load_games: usize,
-    /// Rest between load rounds (the load is a steady trickle, not a flood: the ladder's
-    /// bots must keep their turn clocks).
-    pub load_pause: Duration,
+    /// Tables of the load generator, each playing 4-player games back to back.
+    pub load_tables: usize,
+    /// Actions a second offered by all the tables together.
+    pub offered_actions_per_sec: f64,
+    /// The most a ladder bot waits (at random) before asking for its next game.
+    pub ladder_pause: Duration,
 }
+
+/// How much worse the last third may be than the first.
+const DRIFT: f64 = 1.15;
 
 /// One period of the soak.
 pub struct Row {
@@ -40,6 +48,14 @@ pub struct Row {
     pub actions_per_sec: f64,
     pub load_p99: Duration,
     pub ladder_games: f64,
+    /// CPU per action committed in the period: the server's, PostgreSQL's.
+    pub server_cpu: Duration,
+    pub postgres_cpu: Duration,
+    /// The generator's (this process's) CPU, in cores.
+    pub generator_cores: f64,
+    /// The actions committed in the period, and the load's latencies.
+    pub actions: f64,
+    pub latencies: Vec<Duration>,
 }
 
 pub struct Soak {
@@ -50,6 +66,36 @@ pub struct Soak {
     pub rss_end: u64,
     pub load_games: usize,
     pub errors: Vec<String>,
+    pub first: Third,
+    pub last: Third,
+}
+
+/// A third of the run, pooled.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Third {
+    pub server_cpu_per_action: Duration,
+    pub postgres_cpu_per_action: Duration,
+    pub p99: Duration,
+    pub actions_per_sec: f64,
+}
+
+impl Third {
+    fn of(rows: &[Row]) -> Third {
+        let actions: f64 = rows.iter().map(|r| r.actions).sum::<f64>().max(1.0);
+        let per_action = |cpu: Duration| cpu.div_f64(actions);
+        let latencies: Vec<Duration> = rows.iter().flat_map(|r| r.latencies.clone()).collect();
+        Third {
+            server_cpu_per_action: per_action(
+                rows.iter().map(|r| r.server_cpu.mul_f64(r.actions)).sum(),
+            ),
+            postgres_cpu_per_action: per_action(
+                rows.iter().map(|r| r.postgres_cpu.mul_f64(r.actions)).sum(),
+            ),
+            p99: Sample::new(latencies).p99(),
+            actions_per_sec: rows.iter().map(|r| r.actions_per_sec).sum::<f64>()
+                / rows.len().max(1) as f64,
+        }
+    }
 }
 
 impl Soak {
@@ -57,6 +103,33 @@ impl Soak {
     pub fn memory_grows(&self) -> bool {
         let growth = self.rss_end.saturating_sub(self.rss_middle);
         growth > (self.rss_middle / 10).max(16 << 20)
+    }
+
+    /// What got more than 15% worse from the first third to the last.
+    pub fn drifts(&self) -> Vec<String> {
+        let (a, b) = (self.first, self.last);
+        let mut worse = Vec::new();
+        let mut check = |what: &str, first: Duration, last: Duration| {
+            if last.as_secs_f64() > DRIFT * first.as_secs_f64() {
+                worse.push(format!(
+                    "{what}: {:.0} µs in the first third, {:.0} µs in the last",
+                    first.as_secs_f64() * 1e6,
+                    last.as_secs_f64() * 1e6
+                ));
+            }
+        };
+        check(
+            "server CPU per action",
+            a.server_cpu_per_action,
+            b.server_cpu_per_action,
+        );
+        check(
+            "PostgreSQL CPU per action",
+            a.postgres_cpu_per_action,
+            b.postgres_cpu_per_action,
+        );
+        check("load p99", a.p99, b.p99);
+        worse
     }
 }
 
@@ -78,13 +151,13 @@ pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<So
     for kind in StrategyKind::ALL {
         for i in 0..options.bots {
             let session = connection.register(&format!("{kind} {i}"), true).await?;
-            let errors = errors.clone();
+            let (errors, pause) = (errors.clone(), options.ladder_pause);
             bots.spawn(async move {
                 let options = LadderOptions {
                     players: 0,
                     duplicate: false,
                     games: None,
-                    jitter: Duration::from_millis(300),
+                    jitter: pause,
                     play: Default::default(),
                 };
                 if let Err(error) = ladder::run(&session, ladder::factory(kind), &options).await {
@@ -98,39 +171,55 @@ pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<So
     }
 
     let latencies: Latencies = Arc::default();
-    let load = {
-        let (latencies, errors, options) = (latencies.clone(), errors.clone(), options.clone());
-        let config = LoadConfig {
-            servers: vec![server.url.clone()],
-            games: options.load_games,
-            players: 4,
-            rounds: 1,
-        };
-        tokio::spawn(async move {
-            let mut games = 0;
+    let games_played = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    // Each table offers its share of the actions: one every `pace`.
+    let pace = Duration::from_secs_f64(
+        options.load_tables.max(1) as f64 / options.offered_actions_per_sec.max(0.1),
+    );
+    let mut tables = JoinSet::new();
+    for t in 0..options.load_tables {
+        let mut seats = Vec::with_capacity(4);
+        for s in 0..4 {
+            seats.push(connection.register(&format!("load {t}.{s}"), true).await?);
+        }
+        let (latencies, errors, played) = (latencies.clone(), errors.clone(), games_played.clone());
+        tables.spawn(async move {
+            let mut seed = 1000 * t as u64;
             while Instant::now() < deadline {
-                match load::run(&config).await {
-                    Ok(report) => {
-                        games += report.games;
-                        if report.errors > 0 {
-                            errors
-                                .lock()
-                                .unwrap()
-                                .push(format!("{} load games failed", report.errors));
-                        }
-                        latencies.lock().unwrap().extend(report.latencies);
+                seed += 1;
+                let (mut ack, mut streams) = (Vec::new(), Vec::new());
+                let played_one = crate::latency::play_one(
+                    &seats,
+                    seed,
+                    &mut ack,
+                    &mut streams,
+                    None,
+                    Some(pace),
+                )
+                .await;
+                match played_one {
+                    Ok(()) => {
+                        played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     }
-                    Err(error) => errors.lock().unwrap().push(format!("load: {error}")),
+                    Err(error) => errors
+                        .lock()
+                        .unwrap()
+                        .push(format!("load table {t}: {error}")),
                 }
-                tokio::time::sleep(options.load_pause).await;
+                latencies.lock().unwrap().extend(streams);
             }
-            games
-        })
-    };
+        });
+    }
 
     let mut rows = Vec::new();
     let mut committed = sample(metrics_at).await?.actions;
     let mut last = Instant::now();
+    let own = || crate::child::cpu_of("self").unwrap_or_default();
+    let mut cpu = (
+        server.cpu().unwrap_or_default(),
+        crate::child::postgres_cpu(),
+        own(),
+    );
     let mut ticker =
         tokio::time::interval_at(tokio::time::Instant::now() + options.period, options.period);
     while Instant::now() + options.period / 2 < deadline {
@@ -138,16 +227,30 @@ pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<So
         let now = sample(metrics_at).await?;
         let elapsed = last.elapsed();
         last = Instant::now();
-        let load = Sample::new(std::mem::take(&mut *latencies.lock().unwrap()));
+        let period_latencies = std::mem::take(&mut *latencies.lock().unwrap());
+        let load = Sample::new(period_latencies.clone());
+        let now_cpu = (
+            server.cpu().unwrap_or_default(),
+            crate::child::postgres_cpu(),
+            own(),
+        );
+        let actions = (now.actions - committed).max(0.0);
+        let per_action = |a: Duration, b: Duration| b.saturating_sub(a).div_f64(actions.max(1.0));
         let row = Row {
             at: started.elapsed(),
             rss: server.rss().context("the server's RSS")?,
             streams: now.streams,
             actors: now.actors,
-            actions_per_sec: (now.actions - committed) / elapsed.as_secs_f64(),
+            actions_per_sec: actions / elapsed.as_secs_f64(),
             load_p99: load.p99(),
             ladder_games: now.ladder_games,
+            server_cpu: per_action(cpu.0, now_cpu.0),
+            postgres_cpu: per_action(cpu.1, now_cpu.1),
+            generator_cores: now_cpu.2.saturating_sub(cpu.2).as_secs_f64() / elapsed.as_secs_f64(),
+            actions,
+            latencies: period_latencies,
         };
+        cpu = now_cpu;
         committed = now.actions;
         eprintln!("soak: {row}");
         if now.failures > 0.0 {
@@ -161,7 +264,8 @@ pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<So
             break;
         }
     }
-    let load_games = load.await.context("the load task")?;
+    while tables.join_next().await.is_some() {}
+    let load_games = games_played.load(std::sync::atomic::Ordering::Relaxed);
     bots.shutdown().await;
     server.stop().await;
 
@@ -178,6 +282,8 @@ pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<So
     Ok(Soak {
         rss_middle: median(&rows[third..rows.len() - third]),
         rss_end: median(&rows[rows.len() - third..]),
+        first: Third::of(&rows[..third]),
+        last: Third::of(&rows[rows.len() - third..]),
         rows,
         load_games,
         errors,
@@ -217,14 +323,17 @@ impl std::fmt::Display for Row {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "| {:.1} | {:.1} | {} | {} | {:.0} | {} | {} |",
+            "| {:.1} | {:.1} | {} | {} | {:.0} | {} | {} | {:.0} | {:.0} | {:.2} |",
             self.at.as_secs_f64() / 60.0,
             mib(self.rss),
             self.streams,
             self.actors,
             self.actions_per_sec,
             Ms(self.load_p99),
-            self.ladder_games
+            self.ladder_games,
+            self.server_cpu.as_secs_f64() * 1e6,
+            self.postgres_cpu.as_secs_f64() * 1e6,
+            self.generator_cores
         )
     }
 }
@@ -233,9 +342,9 @@ impl std::fmt::Display for Soak {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "| minute | server RSS (MiB) | open streams | game actors | actions/s | load p99 (SubmitAction → every seat's stream) | ladder games formed |"
+            "| minute | server RSS (MiB) | open streams | game actors | actions/s | load p99 (SubmitAction → every seat's stream) | ladder games formed | server CPU/action (µs) | PostgreSQL CPU/action (µs) | generator (cores) |"
         )?;
-        writeln!(f, "|---|---|---|---|---|---|---|")?;
+        writeln!(f, "|---|---|---|---|---|---|---|---|---|---|")?;
         for row in &self.rows {
             writeln!(f, "{row}")?;
         }
@@ -252,6 +361,31 @@ impl std::fmt::Display for Soak {
                 "flat"
             }
         )?;
+        writeln!(f)?;
+        writeln!(
+            f,
+            "| third | actions/s | server CPU/action | PostgreSQL CPU/action | load p99 |"
+        )?;
+        writeln!(f, "|---|---|---|---|---|")?;
+        for (name, t) in [("first", self.first), ("last", self.last)] {
+            writeln!(
+                f,
+                "| {name} | {:.0} | {:.0} µs | {:.0} µs | {} |",
+                t.actions_per_sec,
+                t.server_cpu_per_action.as_secs_f64() * 1e6,
+                t.postgres_cpu_per_action.as_secs_f64() * 1e6,
+                Ms(t.p99)
+            )?;
+        }
+        let drifts = self.drifts();
+        if drifts.is_empty() {
+            writeln!(f, "Last third within 15% of the first: yes.")?;
+        } else {
+            writeln!(f, "Worse by more than 15% in the last third:")?;
+            for d in &drifts {
+                writeln!(f, "- {d}")?;
+            }
+        }
         if self.errors.is_empty() {
             writeln!(f, "Errors: none.")
         } else {
