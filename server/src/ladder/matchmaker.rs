@@ -206,14 +206,7 @@ impl Matchmaker {
         let tables = usize::from(self.options.tables.max(2));
         let grace = i64::try_from(self.options.rematch_grace.as_micros()).unwrap_or(i64::MAX);
         let round = loop {
-            let wants: Vec<Wants> = queue
-                .iter()
-                .map(|e| Wants {
-                    player: e.player.id.clone(),
-                    players: e.players,
-                    duplicate: e.duplicate,
-                })
-                .collect();
+            let wants = wants_of(&queue);
             let apart = |a: &str, b: &str| {
                 self.last_opponents
                     .get(a)
@@ -295,14 +288,7 @@ impl Matchmaker {
                 .iter()
                 .map(|(p, _)| p.id.as_str())
                 .collect();
-            let wants: Vec<Wants> = queue
-                .iter()
-                .map(|e| Wants {
-                    player: e.player.id.clone(),
-                    players: e.players,
-                    duplicate: e.duplicate,
-                })
-                .collect();
+            let wants = wants_of(queue);
             let need = challenges::seats_to_fill(&challenge);
             let Some(picked) = fill(&wants, challenge.players, challenge.duplicate, &named, need)
             else {
@@ -388,6 +374,18 @@ impl Matchmaker {
             self.last_opponents.insert(p.id.clone(), others.collect());
         }
     }
+}
+
+/// What each waiting request asks for, for the pure grouping.
+fn wants_of(queue: &[QueueEntry]) -> Vec<Wants> {
+    queue
+        .iter()
+        .map(|e| Wants {
+            player: e.player.id.clone(),
+            players: e.players,
+            duplicate: e.duplicate,
+        })
+        .collect()
 }
 
 async fn sleep_until(at: Option<tokio::time::Instant>) {

@@ -112,28 +112,31 @@ async fn fill_in_batches(url: &str, size: HistorySize, batch: u64) -> Result<Dur
     });
     if postgres {
         let store = PostgresStore::connect(url).await?;
-        for (lo, hi) in batches {
-            for sql in statements(true, size, lo, hi) {
-                sqlx::raw_sql(AssertSqlSafe(sql))
-                    .execute(&store.pool)
-                    .await?;
-            }
-            tracing::info!(games = hi, "history written");
-        }
-        store.pool.close().await;
+        write_batches(&store.pool, true, size, batches).await?;
     } else {
         let store = SqliteStore::connect(url).await?;
-        for (lo, hi) in batches {
-            for sql in statements(false, size, lo, hi) {
-                sqlx::raw_sql(AssertSqlSafe(sql))
-                    .execute(&store.pool)
-                    .await?;
-            }
-            tracing::info!(games = hi, "history written");
-        }
-        store.pool.close().await;
+        write_batches(&store.pool, false, size, batches).await?;
     }
     Ok(started.elapsed())
+}
+
+async fn write_batches<DB: sqlx::Database>(
+    pool: &sqlx::Pool<DB>,
+    postgres: bool,
+    size: HistorySize,
+    batches: impl Iterator<Item = (u64, u64)>,
+) -> Result<(), StoreError>
+where
+    for<'c> &'c sqlx::Pool<DB>: sqlx::Executor<'c, Database = DB>,
+{
+    for (lo, hi) in batches {
+        for sql in statements(postgres, size, lo, hi) {
+            sqlx::raw_sql(AssertSqlSafe(sql)).execute(pool).await?;
+        }
+        tracing::info!(games = hi, "history written");
+    }
+    pool.close().await;
+    Ok(())
 }
 
 #[cfg(test)]
