@@ -48,9 +48,10 @@ pub struct Row {
     pub actions_per_sec: f64,
     pub load_p99: Duration,
     pub ladder_games: f64,
-    /// CPU per action committed in the period: the server's, PostgreSQL's.
+    /// CPU per action committed in the period: the server's, PostgreSQL's (None when
+    /// PostgreSQL's reading went down: backends that ended took their time with them).
     pub server_cpu: Duration,
-    pub postgres_cpu: Duration,
+    pub postgres_cpu: Option<Duration>,
     /// The generator's (this process's) CPU, in cores.
     pub generator_cores: f64,
     /// The actions committed in the period, and the load's latencies.
@@ -88,9 +89,14 @@ impl Third {
             server_cpu_per_action: per_action(
                 rows.iter().map(|r| r.server_cpu.mul_f64(r.actions)).sum(),
             ),
-            postgres_cpu_per_action: per_action(
-                rows.iter().map(|r| r.postgres_cpu.mul_f64(r.actions)).sum(),
-            ),
+            postgres_cpu_per_action: {
+                let read: Vec<&Row> = rows.iter().filter(|r| r.postgres_cpu.is_some()).collect();
+                let actions: f64 = read.iter().map(|r| r.actions).sum::<f64>().max(1.0);
+                read.iter()
+                    .map(|r| r.postgres_cpu.unwrap_or_default().mul_f64(r.actions))
+                    .sum::<Duration>()
+                    .div_f64(actions)
+            },
             p99: Sample::new(latencies).p99(),
             actions_per_sec: rows.iter().map(|r| r.actions_per_sec).sum::<f64>()
                 / rows.len().max(1) as f64,
@@ -245,7 +251,7 @@ pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<So
             load_p99: load.p99(),
             ladder_games: now.ladder_games,
             server_cpu: per_action(cpu.0, now_cpu.0),
-            postgres_cpu: per_action(cpu.1, now_cpu.1),
+            postgres_cpu: (now_cpu.1 >= cpu.1).then(|| per_action(cpu.1, now_cpu.1)),
             generator_cores: now_cpu.2.saturating_sub(cpu.2).as_secs_f64() / elapsed.as_secs_f64(),
             actions,
             latencies: period_latencies,
@@ -323,7 +329,7 @@ impl std::fmt::Display for Row {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "| {:.1} | {:.1} | {} | {} | {:.0} | {} | {} | {:.0} | {:.0} | {:.2} |",
+            "| {:.1} | {:.1} | {} | {} | {:.0} | {} | {} | {:.0} | {} | {:.2} |",
             self.at.as_secs_f64() / 60.0,
             mib(self.rss),
             self.streams,
@@ -332,7 +338,10 @@ impl std::fmt::Display for Row {
             Ms(self.load_p99),
             self.ladder_games,
             self.server_cpu.as_secs_f64() * 1e6,
-            self.postgres_cpu.as_secs_f64() * 1e6,
+            self.postgres_cpu.map_or_else(
+                || "–".to_string(),
+                |c| format!("{:.0}", c.as_secs_f64() * 1e6)
+            ),
             self.generator_cores
         )
     }
