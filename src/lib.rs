@@ -17,6 +17,18 @@ pub mod v1 {
     include!(concat!(env!("OUT_DIR"), "/servers/theboss.v1.rs"));
 }
 
+impl v1::WatchGameResponse {
+    /// The view this message carries, if any: a snapshot's, or an update's (with
+    /// `UPDATE_VIEWS_ACTION_COMPLETE`, only an action's last update has one).
+    pub fn into_view(self) -> Option<v1::GameView> {
+        match self.message? {
+            v1::watch_game_response::Message::Snapshot(view) => Some(view),
+            v1::watch_game_response::Message::Update(update) => update.view,
+            v1::watch_game_response::Message::KeepAlive(_) => None,
+        }
+    }
+}
+
 /// The encoded `FileDescriptorSet` of every `theboss.v1` proto file, for gRPC reflection.
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/theboss_descriptor.bin"));

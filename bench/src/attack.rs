@@ -207,6 +207,7 @@ async fn start(
                                     ..Default::default()
                                 }),
                                 seed: None,
+                                house_bots: vec![],
                             },
                             &token,
                         ))
@@ -324,6 +325,7 @@ async fn start(
                                     ..Default::default()
                                 }),
                                 seed: None,
+                                house_bots: vec![],
                             },
                             &token,
                         );
@@ -363,6 +365,7 @@ async fn start(
                                     ..Default::default()
                                 }),
                                 seed: None,
+                                house_bots: vec![],
                             };
                             client
                                 .create_game(authed(request, &token))

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use theboss::convert::{turn_to_wire, view_from_wire};
-use theboss::v1::{self, watch_game_response::Message};
+use theboss::v1;
 use theboss_bot::strategy::{Strategy, random::Random};
 use theboss_client::{Connection, Session};
 use tokio::sync::mpsc;
@@ -89,13 +89,8 @@ pub async fn play_one(
         let tx = tx.clone();
         watchers.spawn(async move {
             while let Ok(Some(message)) = stream.message().await {
-                let view = match message.message {
-                    Some(Message::Snapshot(view)) => view,
-                    Some(Message::Update(update)) => match update.view {
-                        Some(view) => view,
-                        None => continue,
-                    },
-                    _ => continue,
+                let Some(view) = message.into_view() else {
+                    continue;
                 };
                 if tx.send((i, view, Instant::now())).is_err() {
                     return;

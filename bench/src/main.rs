@@ -8,6 +8,7 @@
 mod attack;
 mod child;
 mod history;
+mod house;
 mod latency;
 mod limits;
 mod replicas;
@@ -50,6 +51,16 @@ enum Command {
     /// against one server on PostgreSQL, sampled every period; fails on any error or on
     /// memory that keeps growing.
     Soak(SoakArgs),
+    /// What a game against three house bots costs the server, per strategy, beside a game of
+    /// four remote players (SQLite store).
+    House {
+        /// Games per kind of table.
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// The search bot's think time a turn, in ms (the server's `--house-bot-think-ms`).
+        #[arg(long, default_value_t = 100)]
+        think_ms: u64,
+    },
     /// Runs a bare tonic server (health checks only); used by the benchmark itself.
     #[command(hide = true)]
     Echo {
@@ -183,6 +194,16 @@ async fn main() -> anyhow::Result<()> {
             limits::serve_echo(listen).await
         }
         Some(Command::Soak(args)) => soak(args).await,
+        Some(Command::House { games, think_ms }) => {
+            tracing_subscriber::fmt()
+                .with_env_filter(EnvFilter::new("warn"))
+                .with_writer(std::io::stderr)
+                .init();
+            let dir = tempfile::tempdir()?;
+            let url = format!("sqlite://{}", dir.path().join("bench.db").display());
+            println!("{}", house::run(&url, games, think_ms).await?);
+            Ok(())
+        }
         None => run(cli.run).await,
     }
 }

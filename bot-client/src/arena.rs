@@ -15,18 +15,63 @@ use theboss_engine::{Game, GameConfig, Viewer};
 
 use crate::strategy::Strategy;
 use crate::strategy::StrategyKind;
-use crate::strategy::ismcts::{Budget, Ismcts};
+use crate::strategy::ismcts::{Budget, Ismcts, Params};
+
+/// Who plays a seat: a strategy, or the first published search bot (`ismcts-v1`, the
+/// search with [`Params::V1`]), kept to measure the search against its past.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Contender {
+    Strategy(StrategyKind),
+    IsmctsV1,
+}
+
+impl Contender {
+    pub fn name(self) -> &'static str {
+        match self {
+            Contender::Strategy(kind) => kind.name(),
+            Contender::IsmctsV1 => "ismcts-v1",
+        }
+    }
+}
+
+impl From<StrategyKind> for Contender {
+    fn from(kind: StrategyKind) -> Contender {
+        Contender::Strategy(kind)
+    }
+}
+
+impl std::fmt::Display for Contender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Contender {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Contender, String> {
+        if s.eq_ignore_ascii_case("ismcts-v1") {
+            return Ok(Contender::IsmctsV1);
+        }
+        s.parse::<StrategyKind>()
+            .map(Contender::Strategy)
+            .map_err(|e| format!("{e} (or ismcts-v1)"))
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct ArenaConfig {
-    /// One strategy per seat; its length is the player count.
-    pub lineup: Vec<StrategyKind>,
+    /// One contender per seat; its length is the player count.
+    pub lineup: Vec<Contender>,
     /// Games to play (rounded up to whole rotations).
     pub games: u64,
     pub seed: u64,
     pub threads: usize,
     /// Search budget of `ismcts` players.
     pub ismcts: Budget,
+    /// Search parameters of `ismcts` players (experiments; the default is the bot's).
+    /// `ismcts-v1` players always search with [`Params::V1`].
+    pub ismcts_params: Params,
 }
 
 /// One strategy's results over the games.
@@ -38,6 +83,8 @@ pub struct Tally {
     pub money: u64,
     pub turns: u64,
     pub thinking: Duration,
+    /// Search iterations, for strategies that search.
+    pub iterations: u64,
     pub slowest_turn: Duration,
     /// Places in the final standings (1 = best), summed over seats.
     pub ranks: u64,
@@ -57,6 +104,11 @@ impl Tally {
         self.money as f64 / self.seats_played.max(1) as f64
     }
 
+    /// Search iterations per second of thinking (0 for strategies that do not search).
+    pub fn iterations_per_sec(&self) -> f64 {
+        self.iterations as f64 / self.thinking.as_secs_f64().max(1e-9)
+    }
+
     pub fn mean_turn(&self) -> Duration {
         self.thinking / u32::try_from(self.turns.max(1)).unwrap_or(u32::MAX)
     }
@@ -67,6 +119,7 @@ impl Tally {
         self.money += other.money;
         self.turns += other.turns;
         self.thinking += other.thinking;
+        self.iterations += other.iterations;
         self.slowest_turn = self.slowest_turn.max(other.slowest_turn);
         self.ranks += other.ranks;
     }
@@ -130,17 +183,18 @@ pub fn wilson(successes: f64, n: f64, z: f64) -> (f64, f64) {
 pub struct ArenaReport {
     pub players: u8,
     pub games: u64,
-    /// By strategy, in the order of first appearance in the lineup.
-    pub tallies: Vec<(StrategyKind, Tally)>,
+    /// By contender, in the order of first appearance in the lineup.
+    pub tallies: Vec<(Contender, Tally)>,
     /// Deals played (each under every rotation of the seats).
     pub deals: u64,
-    /// By strategy, as `tallies`.
-    pub by_deal: Vec<(StrategyKind, DealStats)>,
+    /// By contender, as `tallies`.
+    pub by_deal: Vec<(Contender, DealStats)>,
     pub elapsed: Duration,
 }
 
 impl ArenaReport {
-    pub fn tally(&self, kind: StrategyKind) -> Option<&Tally> {
+    pub fn tally(&self, kind: impl Into<Contender>) -> Option<&Tally> {
+        let kind = kind.into();
         self.tallies
             .iter()
             .find(|(k, _)| *k == kind)
@@ -150,7 +204,7 @@ impl ArenaReport {
     /// The result table, one line per strategy.
     pub fn table(&self) -> String {
         let mut out = format!(
-            "{} games of {} players in {:.1} s\n{:<10} {:>6} {:>9} {:>17} {:>10} {:>10} {:>10}\n",
+            "{} games of {} players in {:.1} s\n{:<10} {:>6} {:>9} {:>17} {:>10} {:>10} {:>10} {:>12}\n",
             self.games,
             self.players,
             self.elapsed.as_secs_f64(),
@@ -160,12 +214,13 @@ impl ArenaReport {
             "95% CI",
             "mean M$",
             "ms/turn",
-            "max ms"
+            "max ms",
+            "iter/s"
         );
         for (kind, t) in &self.tallies {
             let (lo, hi) = t.confidence_95();
             out.push_str(&format!(
-                "{:<10} {:>6} {:>8.1}% {:>7.1}% – {:>5.1}% {:>10.2} {:>10.2} {:>10.1}\n",
+                "{:<10} {:>6} {:>8.1}% {:>7.1}% – {:>5.1}% {:>10.2} {:>10.2} {:>10.1} {:>12}\n",
                 kind.name(),
                 t.seats_played,
                 100.0 * t.win_rate(),
@@ -174,6 +229,11 @@ impl ArenaReport {
                 t.mean_money(),
                 t.mean_turn().as_secs_f64() * 1e3,
                 t.slowest_turn.as_secs_f64() * 1e3,
+                if t.iterations > 0 {
+                    format!("{:.0}", t.iterations_per_sec())
+                } else {
+                    "–".to_string()
+                },
             ));
         }
         out.push_str(&format!(
@@ -196,7 +256,8 @@ impl ArenaReport {
         out
     }
 
-    pub fn deal_stats(&self, kind: StrategyKind) -> Option<&DealStats> {
+    pub fn deal_stats(&self, kind: impl Into<Contender>) -> Option<&DealStats> {
+        let kind = kind.into();
         self.by_deal
             .iter()
             .find(|(k, _)| *k == kind)
@@ -204,10 +265,13 @@ impl ArenaReport {
     }
 }
 
-fn build(kind: StrategyKind, seed: u64, ismcts: Budget) -> Box<dyn Strategy> {
-    match kind {
-        StrategyKind::Ismcts => Box::new(Ismcts::new(seed, ismcts)),
-        other => other.build(seed),
+fn build(who: Contender, seed: u64, ismcts: Budget, params: Params) -> Box<dyn Strategy> {
+    match who {
+        Contender::Strategy(StrategyKind::Ismcts) => {
+            Box::new(Ismcts::with_params(seed, ismcts, params))
+        }
+        Contender::IsmctsV1 => Box::new(Ismcts::with_params(seed, ismcts, Params::V1)),
+        Contender::Strategy(other) => other.build(seed),
     }
 }
 
@@ -233,6 +297,7 @@ pub fn play_one(config: &ArenaConfig, index: u64) -> Vec<Tally> {
                 config.lineup[p],
                 seed ^ (index << 8) ^ seat as u64,
                 config.ismcts,
+                config.ismcts_params,
             )
         })
         .collect();
@@ -245,6 +310,7 @@ pub fn play_one(config: &ArenaConfig, index: u64) -> Vec<Tally> {
         let tally = &mut tallies[at[usize::from(seat)]];
         tally.turns += 1;
         tally.thinking += took;
+        tally.iterations += bots[usize::from(seat)].iterations();
         tally.slowest_turn = tally.slowest_turn.max(took);
         game.apply(seat, &turn).unwrap_or_else(|e| {
             panic!(
@@ -304,7 +370,7 @@ pub fn run(config: &ArenaConfig, progress: &(dyn Fn() + Sync)) -> ArenaReport {
             total.add(t);
         }
     }
-    let mut tallies: Vec<(StrategyKind, Tally)> = Vec::new();
+    let mut tallies: Vec<(Contender, Tally)> = Vec::new();
     for (kind, tally) in config.lineup.iter().zip(&by_position) {
         match tallies.iter_mut().find(|(k, _)| k == kind) {
             Some((_, total)) => total.add(tally),
@@ -326,8 +392,8 @@ pub fn run(config: &ArenaConfig, progress: &(dyn Fn() + Sync)) -> ArenaReport {
 fn deal_stats(
     config: &ArenaConfig,
     played: &[(u64, Vec<Tally>)],
-    kinds: &[(StrategyKind, Tally)],
-) -> Vec<(StrategyKind, DealStats)> {
+    kinds: &[(Contender, Tally)],
+) -> Vec<(Contender, DealStats)> {
     let players = config.lineup.len();
     kinds
         .iter()
@@ -379,14 +445,15 @@ mod tests {
     fn every_seat_and_win_is_counted_once() {
         let config = ArenaConfig {
             lineup: vec![
-                StrategyKind::Heuristic,
-                StrategyKind::Random,
-                StrategyKind::Random,
+                StrategyKind::Heuristic.into(),
+                StrategyKind::Random.into(),
+                StrategyKind::Random.into(),
             ],
             games: 30,
             seed: 3,
             threads: 2,
             ismcts: Budget::iterations(10),
+            ismcts_params: Params::default(),
         };
         let report = run(&config, &|| {});
         assert_eq!(report.games, 30);
@@ -416,6 +483,17 @@ mod tests {
     }
 
     #[test]
+    fn contenders_are_strategies_and_the_first_search() {
+        assert_eq!(
+            "heuristic".parse::<Contender>(),
+            Ok(Contender::Strategy(StrategyKind::Heuristic))
+        );
+        assert_eq!("ISMCTS-v1".parse::<Contender>(), Ok(Contender::IsmctsV1));
+        assert!("alphazero".parse::<Contender>().is_err());
+        assert_eq!(Contender::IsmctsV1.to_string(), "ismcts-v1");
+    }
+
+    #[test]
     fn an_estimate_is_a_mean_with_its_interval() {
         let e = Estimate::of(&[0.0, 1.0, 0.0, 1.0]);
         assert!((e.mean - 0.5).abs() < 1e-12);
@@ -430,11 +508,12 @@ mod tests {
     #[test]
     fn the_same_config_gives_the_same_results() {
         let config = ArenaConfig {
-            lineup: vec![StrategyKind::Random, StrategyKind::Heuristic],
+            lineup: vec![StrategyKind::Random.into(), StrategyKind::Heuristic.into()],
             games: 8,
             seed: 9,
             threads: 1,
             ismcts: Budget::iterations(10),
+            ismcts_params: Params::default(),
         };
         let a: Vec<_> = (0..8).map(|i| play_one(&config, i)).collect();
         let b: Vec<_> = (0..8).map(|i| play_one(&config, i)).collect();

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use theboss::v1::{self, watch_game_response::Message};
+use theboss::v1;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
@@ -164,14 +164,8 @@ async fn one_game(
                 call: "WatchGame",
                 status,
             })? {
-                let view = match message.message {
-                    Some(Message::Snapshot(view)) => view,
-                    // Only an action's last update carries its view.
-                    Some(Message::Update(update)) => match update.view {
-                        Some(view) => view,
-                        None => continue,
-                    },
-                    _ => continue,
+                let Some(view) = message.into_view() else {
+                    continue;
                 };
                 if tx.send((i, view)).is_err() {
                     break;

@@ -6,13 +6,13 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use theboss_bot::arena::{self, ArenaConfig};
+use theboss_bot::arena::{self, ArenaConfig, Contender};
 use theboss_bot::ladder::{self, LadderOptions};
 use theboss_bot::load::{self, LoadConfig};
 use theboss_bot::offers::{self, Accept, OffersOptions};
 use theboss_bot::play::{self, PlayOptions, Seating};
 use theboss_bot::strategy::StrategyKind;
-use theboss_bot::strategy::ismcts::Budget;
+use theboss_bot::strategy::ismcts::{Budget, Params};
 use theboss_client::{Connection, Credentials, Session};
 use tracing_subscriber::EnvFilter;
 
@@ -133,13 +133,14 @@ enum AcceptArg {
 
 #[derive(Debug, Args)]
 struct ArenaArgs {
-    /// One strategy per seat, e.g. `heuristic,random,random,random`.
+    /// One strategy per seat, e.g. `heuristic,random,random,random`; `ismcts-v1` is the first
+    /// published search bot, to measure the search against.
     #[arg(
         long,
         value_delimiter = ',',
         default_value = "heuristic,random,random,random"
     )]
-    lineup: Vec<StrategyKind>,
+    lineup: Vec<Contender>,
     #[arg(long, default_value_t = 2000)]
     games: u64,
     #[arg(long, default_value_t = 1)]
@@ -153,6 +154,10 @@ struct ArenaArgs {
     /// Or a fixed number of search iterations per turn (reproducible).
     #[arg(long)]
     ismcts_iterations: Option<u32>,
+    /// Search parameters to try instead of the bot's, e.g. `exploration=1.5,root_width=6`
+    /// (`exploration`, `root_width`, `win_worth`, `against_best`).
+    #[arg(long, default_value = "")]
+    ismcts_params: Params,
 }
 
 #[derive(Debug, Args)]
@@ -304,6 +309,7 @@ fn run_arena(args: ArenaArgs) -> arena::ArenaReport {
             Some(n) => Budget::iterations(n),
             None => Budget::time(Duration::from_millis(args.ismcts_ms)),
         },
+        ismcts_params: args.ismcts_params,
     };
     let players = config.lineup.len() as u64;
     let bar = ProgressBar::new(config.games.div_ceil(players) * players);

@@ -47,7 +47,8 @@ enum Command {
         /// How many bots (1 to 3).
         #[arg(long, default_value_t = 3)]
         bots: u32,
-        #[arg(long, default_value = "heuristic")]
+        /// The bots' strategy: ismcts, the strongest; heuristic or random for a casual game.
+        #[arg(long, default_value = "ismcts")]
         strategy: StrategyKind,
         /// Fix the deal (for demonstrations and tests).
         #[arg(long, hide = true)]

@@ -186,7 +186,7 @@ async fn a_scripted_game_against_bots_then_list_status_watch_and_replay() {
     let text = String::from_utf8(out).unwrap();
     assert!(text.contains("(a bot)"), "{text}");
     assert!(
-        text.contains("  heuristic (one-ply rules of thumb); theboss-bot "),
+        text.contains("  heuristic (one-ply rules of thumb); theboss-bots "),
         "{text}"
     );
     let mut out = Vec::new();

@@ -135,10 +135,19 @@ impl Session {
         settings: v1::GameSettings,
         seed: Option<u64>,
     ) -> Result<String, ClientError> {
-        let message = v1::CreateGameRequest {
+        self.create_game_with(v1::CreateGameRequest {
             settings: Some(settings),
             seed,
-        };
+            house_bots: Vec::new(),
+        })
+        .await
+    }
+
+    /// Creates a game as `message` says (house bots, say); returns its id.
+    pub async fn create_game_with(
+        &self,
+        message: v1::CreateGameRequest,
+    ) -> Result<String, ClientError> {
         let created = self
             .call("CreateGame", false, |channel| {
                 let request = self.request(message.clone());

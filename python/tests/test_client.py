@@ -67,6 +67,25 @@ def test_two_players_play_a_game_to_its_end(client: Client) -> None:
     assert [c.city for c in sessions[0].catalogue(game_id)] == list(finals[0].cities)
 
 
+def test_one_session_plays_against_house_bots(client: Client) -> None:
+    me = client.register(f"solo-{uuid.uuid4().hex[:8]}")
+    game_id = me.create_game(
+        3, house_bots=[model_pb2.BOT_STRATEGY_HEURISTIC, model_pb2.BOT_STRATEGY_RANDOM]
+    )
+    assert me.join(game_id).seat == 0
+    final = me.play(game_id, first_turn)
+    assert final.status == model_pb2.GAME_STATUS_FINISHED
+    bots = [s.player.house_bot for s in final.seats]
+    assert bots == [
+        model_pb2.BOT_STRATEGY_UNSPECIFIED,
+        model_pb2.BOT_STRATEGY_HEURISTIC,
+        model_pb2.BOT_STRATEGY_RANDOM,
+    ]
+    with pytest.raises(InvalidArgument) as refused:
+        me.create_game(2, house_bots=[model_pb2.BOT_STRATEGY_RANDOM] * 2)
+    assert "house_bots" in str(refused.value)
+
+
 def test_a_feed_delivers_every_update_once_in_order(client: Client) -> None:
     game_id, sessions = seat_players(client, 3)
     seen: list[int] = []

@@ -104,11 +104,22 @@ pub struct Config {
     pub quota_challenge_burst: u32,
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// Milliseconds a house bot of the search strategy (ismcts) thinks a turn.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub house_bot_think_ms: u64,
+    /// House bots' turns thought at once on this server, at most (each takes a core while it
+    /// thinks); more wait their turn.
+    #[arg(long, default_value_t = crate::house::HouseOptions::default().threads as u64, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub house_bot_threads: u64,
     /// Origins (e.g. `https://play.example.com`) whose pages may call the service with
     /// gRPC-Web, comma-separated; unset: any origin (tokens are sent as headers, never as
     /// cookies, so another origin's page cannot act for a player without its token).
     #[arg(long, env = "THEBOSS_CORS_ORIGINS", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
+    /// The built web front end (`npm run build` in `web/`), served at `/` on the same port;
+    /// when it is missing, `/` says how to build it.
+    #[arg(long, env = "THEBOSS_WEB_DIR", default_value = "web/dist")]
+    pub web_dir: std::path::PathBuf,
     /// Serve Prometheus metrics at `http://ADDR/metrics` (off unless given).
     #[arg(long, env = "THEBOSS_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
@@ -141,9 +152,14 @@ impl Config {
             },
             actor: crate::ActorOptions {
                 open_ttl: Duration::from_secs(l.open_game_ttl_secs),
+                house: crate::house::HouseOptions {
+                    think: Duration::from_millis(self.house_bot_think_ms),
+                    threads: usize::try_from(self.house_bot_threads).unwrap_or(1),
+                },
                 ..defaults.actor
             },
             cors_origins: self.cors_origins.clone(),
+            web_dir: Some(self.web_dir.clone()),
             quotas: crate::quota::QuotaOptions {
                 calls_per_sec: self.quota_calls_per_sec,
                 call_burst: self.quota_call_burst,
@@ -167,6 +183,7 @@ impl Config {
                 health_watches_per_address: l.max_health_watches_per_address,
                 health_watches: l.max_health_watches,
                 open_games_per_player: l.max_open_games_per_player,
+                house_games_per_player: l.max_house_games_per_player,
             },
         }
     }
@@ -213,6 +230,9 @@ pub struct LimitArgs {
     /// Games one player created that have not started.
     #[arg(long, default_value_t = crate::Limits::default().open_games_per_player)]
     pub max_open_games_per_player: u32,
+    /// Unfinished games with house bots one player may sit at (at most 100).
+    #[arg(long, default_value_t = crate::Limits::default().house_games_per_player, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub max_house_games_per_player: u32,
     /// Seconds a table may wait to be filled, from its creation; then it expires.
     #[arg(long, default_value_t = crate::ActorOptions::default().open_ttl.as_secs(), value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     pub open_game_ttl_secs: u64,

@@ -19,6 +19,8 @@ pub enum LimitKind {
     OpenChallenges,
     /// Tournaments one player created that have not finished.
     OpenTournaments,
+    /// Unfinished games with house bots one player sits at.
+    HouseGames,
 }
 
 impl LimitKind {
@@ -31,6 +33,7 @@ impl LimitKind {
             LimitKind::OfferStreams => "TOO_MANY_STREAMS",
             LimitKind::OpenChallenges => "TOO_MANY_CHALLENGES",
             LimitKind::OpenTournaments => "TOO_MANY_TOURNAMENTS",
+            LimitKind::HouseGames => "TOO_MANY_HOUSE_GAMES",
         }
     }
 
@@ -43,6 +46,7 @@ impl LimitKind {
             LimitKind::OfferStreams => "open Offers streams per player",
             LimitKind::OpenChallenges => "challenges waiting for answers per player",
             LimitKind::OpenTournaments => "unfinished tournaments created per player",
+            LimitKind::HouseGames => "unfinished games with house bots per player",
         }
     }
 }

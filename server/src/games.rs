@@ -26,10 +26,11 @@ use tokio::sync::{OnceCell, watch};
 
 use crate::actor::{self, ActorOptions, Context, GameHandle, Role};
 use crate::cluster::{Cluster, Directory};
-use crate::domain::{GameRecord, now_micros};
+use crate::domain::{GameRecord, PlayerInfo, Status, now_micros};
 use crate::game_error::{GameError, LimitKind};
+use crate::house;
 use crate::store::cluster::{Ownership, Replica};
-use crate::store::{Store, StoreError, StoredAction, StoredGame};
+use crate::store::{GameQuery, Store, StoreError, StoredAction, StoredGame};
 
 /// Games restored per bulk read.
 const RESTORE_CHUNK: usize = 500;
@@ -64,6 +65,8 @@ pub struct Games {
     cluster: Option<Arc<Cluster>>,
     /// Games a player may have created that have not started (0: no limit).
     open_games_per_player: u32,
+    /// Unfinished games with house bots a player may sit at (0: no limit).
+    house_games_per_player: u32,
     /// Creators found at that cap lately, and until when they are refused at once.
     capped: quick_cache::sync::Cache<String, Instant>,
     /// Held only to look a slot up or replace it, never across an await.
@@ -80,17 +83,20 @@ impl Games {
         cluster: Option<Arc<Cluster>>,
     ) -> Games {
         Games {
-            context: Context {
-                store,
-                options,
-                cluster: cluster.as_ref().map(|c| c.store.clone()),
-            },
+            context: Context::new(store, options, cluster.as_ref().map(|c| c.store.clone())),
             cluster,
             open_games_per_player,
+            house_games_per_player: 0,
             capped: quick_cache::sync::Cache::new(CAPPED_REMEMBERED),
             live: Mutex::default(),
             sweep_at: AtomicUsize::new(SWEEP_MIN),
         }
+    }
+
+    /// Bounds the unfinished games with house bots one player may sit at (0: no limit).
+    pub fn with_house_games_per_player(mut self, limit: u32) -> Games {
+        self.house_games_per_player = limit;
+        self
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
@@ -253,6 +259,51 @@ impl Games {
             return Err(at_cap());
         }
         self.start_created(record)
+    }
+
+    /// Records a new table whose last seats `bots` (house bots) take at once, and starts
+    /// it. Refused when its creator already sits at as many unfinished tables with house bots
+    /// as allowed: a game with house bots starts as soon as its creator joins, so the cap on
+    /// tables waiting for players does not bound these, and each holds an actor while it
+    /// runs. (Two such calls at the same instant may both pass the count; a player's calls
+    /// are few a second.)
+    pub async fn create_with_house(
+        &self,
+        record: GameRecord,
+        bots: Vec<PlayerInfo>,
+    ) -> Result<GameHandle, GameError> {
+        if self.house_games_per_player > 0 {
+            let page = self
+                .context
+                .store
+                .list_games(&GameQuery {
+                    statuses: vec![Status::Open, Status::Running],
+                    seated: Some(record.created_by.clone()),
+                    viewer: record.created_by.clone(),
+                    limit: 100,
+                    after: None,
+                })
+                .await?;
+            let held = page
+                .games
+                .iter()
+                .filter(|g| g.seats.iter().any(|(_, p)| house::kind_of(&p.id).is_some()))
+                .count();
+            if held >= self.house_games_per_player as usize {
+                return Err(GameError::Limit {
+                    kind: LimitKind::HouseGames,
+                    subject: format!("player:{}", record.created_by),
+                    limit: self.house_games_per_player,
+                });
+            }
+        }
+        let players = record.settings.players();
+        let game = self.create(record).await?;
+        let first = players.saturating_sub(u8::try_from(bots.len()).unwrap_or(u8::MAX));
+        for (seat, bot) in (first..).zip(bots) {
+            game.join(bot, Some(seat)).await?;
+        }
+        Ok(game)
     }
 
     /// Records a game the server itself creates (a ladder game, seated at once) and starts

@@ -20,6 +20,7 @@ pub mod domain;
 pub mod error;
 pub mod game_error;
 pub mod games;
+pub mod house;
 pub mod ladder;
 pub mod limits;
 pub mod metrics;
@@ -158,6 +159,8 @@ pub struct Options {
     pub limits: Limits,
     /// Origins whose pages may call the service with gRPC-Web; empty: any origin.
     pub cors_origins: Vec<String>,
+    /// The built web front end (`web/dist`) served at `/`, if any.
+    pub web_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -169,6 +172,7 @@ impl Default for Options {
             quotas: quota::QuotaOptions::default(),
             limits: Limits::default(),
             cors_origins: Vec::new(),
+            web_dir: None,
         }
     }
 }
@@ -213,12 +217,15 @@ pub async fn run(
             )
         }
     };
-    let games = Arc::new(games::Games::new(
-        store.clone(),
-        options.actor.clone(),
-        options.limits.open_games_per_player,
-        cluster.clone(),
-    ));
+    let games = Arc::new(
+        games::Games::new(
+            store.clone(),
+            options.actor.clone(),
+            options.limits.open_games_per_player,
+            cluster.clone(),
+        )
+        .with_house_games_per_player(options.limits.house_games_per_player),
+    );
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let unfinished = match &cluster {
         None => games.restore().await?,
@@ -293,6 +300,9 @@ pub async fn run(
         .http2_keepalive_timeout(Some(limits.keep_alive / 3))
         .layer(net::layer::ConnectionLayer::new(limits, stopping))
         .layer(web::cors(&options.cors_origins)?)
+        // A request that is not an RPC is a page of the front end, answered before tonic-web
+        // (which refuses HTTP/1.1 that is not gRPC-Web).
+        .layer(web::PagesLayer::new(web::site(options.web_dir.as_deref())))
         .layer(tonic_web::GrpcWebLayer::new())
         .layer(net::layer::RequestBodyLayer::new(limits))
         .layer(net::budget::BudgetLayer)

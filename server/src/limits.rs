@@ -37,6 +37,9 @@ pub struct Limits {
     /// Games a player created that have not started (how long they may wait is the
     /// actor's `open_ttl`).
     pub open_games_per_player: u32,
+    /// Unfinished games with house bots a player sits at: they start as soon as their
+    /// creator joins, so `open_games_per_player` does not bound them.
+    pub house_games_per_player: u32,
 }
 
 impl Default for Limits {
@@ -57,6 +60,7 @@ impl Default for Limits {
             health_watches_per_address: 8,
             health_watches: 1024,
             open_games_per_player: 10,
+            house_games_per_player: 3,
         }
     }
 }
@@ -73,6 +77,7 @@ impl Limits {
             health_watches_per_address: 0,
             health_watches: 0,
             open_games_per_player: 0,
+            house_games_per_player: 0,
             ..Limits::default()
         }
     }

@@ -138,6 +138,7 @@ const LADDER_QUEUE: &str = "theboss_ladder_queue_length";
 const LADDER_GAMES_FORMED: &str = "theboss_ladder_games_formed_total";
 const LEASE_HELD: &str = "theboss_replica_lease_held";
 const GAMES_TAKEN_OVER: &str = "theboss_games_taken_over_total";
+const HOUSE_BOT_THINK: &str = "theboss_house_bot_think_seconds";
 
 fn describe() {
     describe_counter!(
@@ -192,6 +193,11 @@ fn describe() {
         LEASE_HELD,
         "With replicas: 1 while this replica's lease in the database runs"
     );
+    describe_histogram!(
+        HOUSE_BOT_THINK,
+        metrics::Unit::Seconds,
+        "A house bot's turn, from its seat to move to its turn chosen (waiting included), by strategy"
+    );
     describe_counter!(
         GAMES_TAKEN_OVER,
         "With replicas: games this replica claimed after their owner died or stopped"
@@ -208,6 +214,12 @@ pub fn action_committed(timed_out: bool, forfeits: usize) {
     if forfeits > 0 {
         counter!(FORFEITS).increment(forfeits as u64);
     }
+}
+
+/// A house bot of `strategy` chose a turn `elapsed` after it was asked (its wait for a thread
+/// included).
+pub fn house_bot_thought(strategy: &'static str, elapsed: Duration) {
+    histogram!(HOUSE_BOT_THINK, "strategy" => strategy).record(elapsed);
 }
 
 /// A submitted action was committed and broadcast `elapsed` after its actor was asked.
@@ -341,9 +353,8 @@ where
 
     fn call(&mut self, request: http::Request<B>) -> Self::Future {
         // Without a recorder nothing is recorded: no labels to build either.
-        let call = RECORDER
-            .get()
-            .is_some_and(Result::is_ok)
+        // A page of the front end is not an RPC.
+        let call = (RECORDER.get().is_some_and(Result::is_ok) && is_rpc(&request))
             .then(|| Call::new(request.uri().path()));
         let response = self.inner.call(request);
         Box::pin(async move {
@@ -371,6 +382,16 @@ where
     }
 }
 
+/// Whether a request is an RPC (gRPC or gRPC-Web: `application/grpc…`) rather than a page of
+/// the front end: what the RPC layer counts, and what `web` sends on to the services.
+pub fn is_rpc<B>(request: &http::Request<B>) -> bool {
+    request
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/grpc"))
+}
+
 /// An RPC under way: its labels and start.
 #[derive(Debug)]
 struct Call {
@@ -395,10 +416,15 @@ impl Call {
 
     fn finish(self, code: Code) {
         let Call {
-            service,
-            method,
+            mut service,
+            mut method,
             started,
         } = self;
+        // Paths no RPC serves are one series, whatever a client makes up.
+        if code == Code::Unimplemented {
+            service = "unknown".to_string();
+            method = "unknown".to_string();
+        }
         histogram!(RPC_DURATION, "service" => service.clone(), "method" => method.clone())
             .record(started.elapsed());
         counter!(RPC_HANDLED, "service" => service, "method" => method, "code" => code_name(code))

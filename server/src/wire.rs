@@ -7,6 +7,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use theboss::convert::{self, city_from_wire, city_to_wire, event_to_wire, view_to_wire};
 use theboss::v1;
+use theboss_bots::StrategyKind;
 use theboss_engine::{RulesVersion, Seat, Viewer};
 
 use crate::actor::{Batch, Committed, History};
@@ -173,7 +174,44 @@ pub fn player_to_wire(seat: Seat, player: &PlayerInfo) -> v1::SeatPlayer {
         player_id: player.id.clone(),
         display_name: player.display_name.clone(),
         is_bot: player.is_bot,
+        house_bot: crate::house::kind_of(&player.id).map_or(0, |k| strategy_to_wire(k) as i32),
     }
+}
+
+pub fn strategy_to_wire(kind: StrategyKind) -> v1::BotStrategy {
+    match kind {
+        StrategyKind::Random => v1::BotStrategy::Random,
+        StrategyKind::Heuristic => v1::BotStrategy::Heuristic,
+        StrategyKind::Ismcts => v1::BotStrategy::Ismcts,
+    }
+}
+
+/// A `CreateGameRequest`'s house bots, for a table of `players`: at most `players - 1`,
+/// UNSPECIFIED standing for the server's default.
+pub fn house_bots_from_wire(values: &[i32], players: u8) -> Result<Vec<StrategyKind>, GameError> {
+    if values.len() >= usize::from(players) {
+        return Err(GameError::invalid(
+            "house_bots",
+            format!(
+                "{} house bots for {players} seats: at most {} (one seat is the creator's to take)",
+                values.len(),
+                players.saturating_sub(1)
+            ),
+        ));
+    }
+    values
+        .iter()
+        .map(|value| match v1::BotStrategy::try_from(*value) {
+            Ok(v1::BotStrategy::Unspecified) => Ok(crate::house::DEFAULT_KIND),
+            Ok(v1::BotStrategy::Random) => Ok(StrategyKind::Random),
+            Ok(v1::BotStrategy::Heuristic) => Ok(StrategyKind::Heuristic),
+            Ok(v1::BotStrategy::Ismcts) => Ok(StrategyKind::Ismcts),
+            Err(_) => Err(GameError::invalid(
+                "house_bots",
+                format!("{value} is not a BotStrategy value"),
+            )),
+        })
+        .collect()
 }
 
 /// Who a player is at this table.

@@ -94,6 +94,7 @@ async fn malformed_settings_and_ids_name_their_field() {
                 .create_game(p.request(v1::CreateGameRequest {
                     settings,
                     seed: None,
+                    house_bots: vec![],
                 }))
                 .await
         }

@@ -62,6 +62,7 @@ async fn row_1_a_chosen_seed_is_for_unlisted_games_and_is_marked() {
     let public = v1::CreateGameRequest {
         settings: Some(settings(2)),
         seed: Some(42),
+        house_bots: vec![],
     };
     let refused = assert_code(
         a.game_client().create_game(a.request(public)).await,
@@ -490,6 +491,7 @@ async fn rows_9_and_11_huge_inputs_are_refused_at_once_with_short_messages() {
             ..settings(2)
         }),
         seed: None,
+        house_bots: vec![],
     };
     // Over the largest request the services decode: refused before it is decoded.
     let status = assert_code(

@@ -271,6 +271,7 @@ async fn every_answer_tells_the_caller_what_is_left_of_its_quota() {
             v1::CreateGameRequest {
                 settings: Some(settings(2)),
                 seed: None,
+                house_bots: vec![],
             },
         ))
         .await

@@ -150,9 +150,13 @@ class Session:
         visibility: "model_pb2.Visibility" = model_pb2.VISIBILITY_PUBLIC,
         rules_version: int = 0,
         seed: Optional[int] = None,
+        house_bots: Sequence["model_pb2.BotStrategy"] = (),
     ) -> str:
         """Creates a table (seated by nobody: ``join`` it); returns its id. ``seed`` is for
-        UNLISTED games only (the server refuses it otherwise) and marks the game seeded."""
+        UNLISTED games only (the server refuses it otherwise) and marks the game seeded.
+        ``house_bots`` fills that many of the table's last seats with bots the server plays
+        (one strategy per seat, e.g. ``model_pb2.BOT_STRATEGY_HEURISTIC``), so that one
+        session can play at once."""
         settings = model_pb2.GameSettings(
             players=players,
             cities=list(cities),
@@ -160,7 +164,7 @@ class Session:
             visibility=visibility,
             rules_version=rules_version,
         )
-        request = gs.CreateGameRequest(settings=settings)
+        request = gs.CreateGameRequest(settings=settings, house_bots=list(house_bots))
         if seed is not None:
             request.seed = seed
         return self._call("CreateGame", self._game.CreateGame, request, safe=False).game_id

@@ -39,12 +39,14 @@ class RegisterResponse(_message.Message):
     def __init__(self, player_id: _Optional[str] = ..., api_token: _Optional[str] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("settings", "seed")
+    __slots__ = ("settings", "seed", "house_bots")
     SETTINGS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    HOUSE_BOTS_FIELD_NUMBER: _ClassVar[int]
     settings: _model_pb2.GameSettings
     seed: int
-    def __init__(self, settings: _Optional[_Union[_model_pb2.GameSettings, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+    house_bots: _containers.RepeatedScalarFieldContainer[_model_pb2.BotStrategy]
+    def __init__(self, settings: _Optional[_Union[_model_pb2.GameSettings, _Mapping]] = ..., seed: _Optional[int] = ..., house_bots: _Optional[_Iterable[_Union[_model_pb2.BotStrategy, str]]] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game_id",)

@@ -54,6 +54,13 @@ class PlayerKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PLAYER_KIND_BOT: _ClassVar[PlayerKind]
     PLAYER_KIND_PERSON: _ClassVar[PlayerKind]
 
+class BotStrategy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BOT_STRATEGY_UNSPECIFIED: _ClassVar[BotStrategy]
+    BOT_STRATEGY_RANDOM: _ClassVar[BotStrategy]
+    BOT_STRATEGY_HEURISTIC: _ClassVar[BotStrategy]
+    BOT_STRATEGY_ISMCTS: _ClassVar[BotStrategy]
+
 class GameStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     GAME_STATUS_UNSPECIFIED: _ClassVar[GameStatus]
@@ -96,6 +103,10 @@ POLICE_CARD_DOUBLE: PoliceCard
 PLAYER_KIND_UNSPECIFIED: PlayerKind
 PLAYER_KIND_BOT: PlayerKind
 PLAYER_KIND_PERSON: PlayerKind
+BOT_STRATEGY_UNSPECIFIED: BotStrategy
+BOT_STRATEGY_RANDOM: BotStrategy
+BOT_STRATEGY_HEURISTIC: BotStrategy
+BOT_STRATEGY_ISMCTS: BotStrategy
 GAME_STATUS_UNSPECIFIED: GameStatus
 GAME_STATUS_OPEN: GameStatus
 GAME_STATUS_RUNNING: GameStatus
@@ -196,16 +207,18 @@ class CardOdds(_message.Message):
     def __init__(self, card: _Optional[_Union[Card, _Mapping]] = ..., probability: _Optional[float] = ...) -> None: ...
 
 class SeatPlayer(_message.Message):
-    __slots__ = ("seat", "player_id", "display_name", "is_bot")
+    __slots__ = ("seat", "player_id", "display_name", "is_bot", "house_bot")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     PLAYER_ID_FIELD_NUMBER: _ClassVar[int]
     DISPLAY_NAME_FIELD_NUMBER: _ClassVar[int]
     IS_BOT_FIELD_NUMBER: _ClassVar[int]
+    HOUSE_BOT_FIELD_NUMBER: _ClassVar[int]
     seat: int
     player_id: str
     display_name: str
     is_bot: bool
-    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., display_name: _Optional[str] = ..., is_bot: _Optional[bool] = ...) -> None: ...
+    house_bot: BotStrategy
+    def __init__(self, seat: _Optional[int] = ..., player_id: _Optional[str] = ..., display_name: _Optional[str] = ..., is_bot: _Optional[bool] = ..., house_bot: _Optional[_Union[BotStrategy, str]] = ...) -> None: ...
 
 class SeatView(_message.Message):
     __slots__ = ("seat", "player", "money", "money_last_round", "supply", "banished", "hand_backs", "hand_size", "timeouts_in_a_row", "forfeited")

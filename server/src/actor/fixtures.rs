@@ -52,11 +52,7 @@ pub async fn two_player_game(
             record,
             actions: vec![],
         },
-        Context {
-            store,
-            options,
-            cluster: None,
-        },
+        Context::new(store, options, None),
         Role::Owner,
     )
     .unwrap();

@@ -6,7 +6,8 @@
 //! [`GameHandle`] sends them) one at a time, and keeps the actor's role on this replica (the
 //! game's owner, its one writer, or a follower kept up to date from the store) and its clocks:
 //! the seat to move's turn clock, seats that forfeited, and an open table's expiry (what to
-//! play then is the table's choice: `table`).
+//! play then is the table's choice: `table`). The owner also plays the table's house bots
+//! (`house`): their thinking runs off this task, and their turns come back to it.
 //! [`steps`] keeps the log and rebuilds past tables; [`commit`] writes an action.
 
 mod commit;
@@ -20,13 +21,14 @@ mod tests;
 use std::sync::Arc;
 use std::time::Duration;
 
-use theboss_engine::Seat;
+use theboss_engine::{Seat, Turn};
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio::time::Instant;
 use tracing::Instrument;
 
 use crate::domain::{GameRecord, PlayerInfo, Status, now_micros};
 use crate::game_error::GameError;
+use crate::house::{self, HouseOptions, Thinkers};
 use crate::store::cluster::ClusterStore;
 use crate::store::{Store, StoreError, StoredAction, StoredGame};
 use crate::table::{Action, TableError, TableEvent, TableState};
@@ -60,6 +62,8 @@ pub struct ActorOptions {
     pub follow_poll: Duration,
     /// How long a table may wait to be filled, from its creation: then it expires.
     pub open_ttl: Duration,
+    /// How house bots think (`house`).
+    pub house: HouseOptions,
 }
 
 impl Default for ActorOptions {
@@ -72,6 +76,7 @@ impl Default for ActorOptions {
             clock_second: Duration::from_secs(1),
             follow_poll: Duration::from_secs(2),
             open_ttl: Duration::from_secs(3600),
+            house: HouseOptions::default(),
         }
     }
 }
@@ -83,6 +88,33 @@ pub struct Context {
     pub options: ActorOptions,
     /// With replicas: where followers read the actions other replicas commit.
     pub cluster: Option<Arc<dyn ClusterStore>>,
+    /// Where house bots think.
+    pub house: Arc<Thinkers>,
+}
+
+impl Context {
+    pub fn new(
+        store: Arc<dyn Store>,
+        options: ActorOptions,
+        cluster: Option<Arc<dyn ClusterStore>>,
+    ) -> Context {
+        Context {
+            store,
+            house: Arc::new(Thinkers::new(options.house.clone())),
+            options,
+            cluster,
+        }
+    }
+}
+
+/// A house bot's turn, thought while the actor went on (`house`).
+struct HouseTurn {
+    /// The log's length when it was asked for: a turn for an older table is dropped.
+    actions: usize,
+    seat: Seat,
+    player_id: String,
+    /// None: the strategy failed; the seat's default turn is played.
+    turn: Option<Turn>,
 }
 
 struct Actor {
@@ -93,6 +125,9 @@ struct Actor {
     options: ActorOptions,
     log: StepLog,
     updates: broadcast::Sender<Arc<Batch>>,
+    house: Arc<Thinkers>,
+    /// The log's length a house bot is thinking for, if one is.
+    thinking: Option<usize>,
 }
 
 /// Rebuilds a game from the store's record and log, and starts its actor in `role`.
@@ -101,6 +136,7 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
         store,
         options,
         cluster,
+        house,
     } = context;
     let (role, watching_role) = watch::channel(role);
     let StoredGame { record, actions } = stored;
@@ -116,6 +152,8 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
         updates: broadcast::channel(options.watch_buffer.max(1)).0,
         options,
         log,
+        house,
+        thinking: None,
     };
     let (tx, rx) = mpsc::channel(64);
     // A root span: the actor outlives the call that happened to start it.
@@ -181,11 +219,13 @@ impl Actor {
             crate::metrics::games_owned(1.0);
         }
         let mut idle_since = Instant::now();
+        let (house_tx, mut house_rx) = mpsc::channel(1);
         loop {
             let owner = self.owner();
             if owner {
                 // Seats that forfeited are played for at once; so is a game nobody plays.
                 self.play_forced().await;
+                self.ask_house_bot(&house_tx);
             }
             let latest = self.log.latest().clone();
             let deadline = latest.deadline.filter(|_| owner).map(instant_of);
@@ -214,6 +254,7 @@ impl Actor {
                     }
                     None => break,
                 },
+                Some(turn) = house_rx.recv() => self.play_house_turn(turn).await,
                 () = sleep_until(deadline) => self.clock_expired().await,
                 () = sleep_until(expiry) => {
                     self.expire().await;
@@ -412,6 +453,87 @@ impl Actor {
             tokio::time::sleep(Duration::from_secs(1)).await;
         } else {
             tracing::info!(seat, "turn played by timeout");
+        }
+    }
+
+    /// If a house bot is to move and nobody thinks for it yet, has it think, off this task:
+    /// its turn comes back through `house`. Only the owner plays house bots.
+    fn ask_house_bot(&mut self, house: &mpsc::Sender<HouseTurn>) {
+        let latest = self.log.latest();
+        let actions = self.log.actions();
+        let (Some(seat), Some(game)) = (latest.state.to_move(), latest.state.game.as_ref()) else {
+            return;
+        };
+        let Some(player) = latest.state.seats[usize::from(seat)].as_ref() else {
+            return;
+        };
+        let Some(kind) = house::kind_of(&player.id) else {
+            return;
+        };
+        if self.thinking == Some(actions) {
+            return;
+        }
+        self.thinking = Some(actions);
+        let view = house::view_of(game, seat);
+        let seed = house::seed_of(&self.record.id, actions as u64);
+        let thinkers = self.house.clone();
+        let creator = self.record.created_by.clone();
+        let player_id = player.id.clone();
+        let house = house.clone();
+        tokio::spawn(
+            async move {
+                let turn = thinkers.think(&creator, kind, view, seed).await;
+                let _ = house
+                    .send(HouseTurn {
+                        actions,
+                        seat,
+                        player_id,
+                        turn,
+                    })
+                    .await;
+            }
+            .in_current_span(),
+        );
+    }
+
+    /// Commits a house bot's turn, unless the table moved on meanwhile (its clock ran out, or
+    /// this replica stopped running the game).
+    async fn play_house_turn(&mut self, house_turn: HouseTurn) {
+        let HouseTurn {
+            actions,
+            seat,
+            player_id,
+            turn,
+        } = house_turn;
+        if self.thinking == Some(actions) {
+            self.thinking = None;
+        }
+        if !self.owner() || self.log.actions() != actions {
+            return;
+        }
+        let state = self.log.latest().state.clone();
+        let Some(turn) = turn.or_else(|| state.default_turn(seat)) else {
+            return;
+        };
+        let action = Action::Turn {
+            seat,
+            turn,
+            by_timeout: false,
+        };
+        if let Err(error) = self.commit(action, Some(player_id.clone()), None).await {
+            tracing::warn!(%error, seat, "cannot play a house bot's turn");
+            // A turn the table refused (a strategy's bug) must not stall the game: the
+            // seat's default turn is always legal. A store error is left to be asked again.
+            if matches!(error, GameError::Table(_))
+                && let Some(turn) = state.default_turn(seat)
+            {
+                let action = Action::Turn {
+                    seat,
+                    turn,
+                    by_timeout: false,
+                };
+                let _ = self.commit(action, Some(player_id), None).await;
+            }
         }
     }
 

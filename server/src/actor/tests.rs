@@ -46,11 +46,7 @@ async fn a_clock_that_ran_out_while_the_server_was_down_fires_on_restart() {
     let stored = store.load_game("g").await.unwrap().unwrap();
     let game = spawn(
         stored,
-        Context {
-            store,
-            options: ActorOptions::default(),
-            cluster: None,
-        },
+        Context::new(store, ActorOptions::default(), None),
         Role::Owner,
     )
     .unwrap();

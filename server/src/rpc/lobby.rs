@@ -109,6 +109,16 @@ impl GameService {
                 "only an UNLISTED game may be given a seed (settings.visibility)",
             ));
         }
+        let house_bots = wire::house_bots_from_wire(&request.house_bots, settings.players())?;
+        let house_players = crate::house::seat_players(&house_bots).ok_or_else(|| {
+            ApiError::invalid(
+                "house_bots",
+                format!(
+                    "at most {} house bots of one strategy at a table",
+                    crate::house::PER_KIND
+                ),
+            )
+        })?;
         let record = GameRecord {
             id: uuid::Uuid::new_v4().to_string(),
             settings,
@@ -127,7 +137,13 @@ impl GameService {
             seeded = record.seeded,
             "game created"
         );
-        self.games.create(record).await?;
+        if house_players.is_empty() {
+            self.games.create(record).await?;
+        } else {
+            // The house bots take the last seats: the creator's JoinGame takes the first free
+            // one.
+            self.games.create_with_house(record, house_players).await?;
+        }
         Ok(v1::CreateGameResponse { game_id })
     }
 

@@ -56,6 +56,9 @@ pub struct SqlStore<DB: Backend> {
     pub(super) group: GroupCommit,
     /// Set once this store joins a cluster (PostgreSQL only): the replica it writes for.
     pub(super) me: Arc<OnceLock<Replica>>,
+    /// Held while the store lives; the backend's background upkeep (PostgreSQL's vacuum of
+    /// its hot tables) stops when it is dropped, and lets the pool go with the store.
+    pub(super) _upkeep: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 impl<DB: Backend> SqlStore<DB> {

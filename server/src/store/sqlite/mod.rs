@@ -58,6 +58,7 @@ impl SqlStore<sqlx::Sqlite> {
             pool,
             group,
             me: Arc::default(),
+            _upkeep: None,
         })
     }
 }

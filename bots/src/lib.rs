@@ -1,3 +1,5 @@
+//! # theboss-bots
+//!
 //! How a bot chooses its turn: one [`Strategy`] trait, fed with the seat's [`View`] and
 //! nothing else, so a strategy cannot use hidden information even by mistake.
 //!
@@ -22,6 +24,12 @@ pub trait Strategy: Send {
     /// A legal turn for the viewing seat. `view.legal` is present (it is the seat's turn).
     /// `time` is how long the caller can wait, if it must answer by a deadline.
     fn choose(&mut self, view: &View, time: Option<Duration>) -> Turn;
+
+    /// Search iterations the last `choose` ran (0 for strategies that do not search): how
+    /// fast a search is, per second of thinking.
+    fn iterations(&self) -> u64 {
+        0
+    }
 }
 
 /// The strategies by name, for command lines and configuration.
@@ -56,15 +64,18 @@ impl StrategyKind {
             StrategyKind::Heuristic => "one-ply rules of thumb".to_string(),
             StrategyKind::Ismcts => {
                 let budget = ismcts::Budget::default();
+                let params = ismcts::Params::default();
                 format!(
-                    "SO-ISMCTS, {} ms a turn, root width {}, rounds scored directly",
+                    "SO-ISMCTS, {} ms a turn, root width {}, rounds played out by the heuristic \
+                     ({:.0}% of turns), rounds scored directly",
                     budget.time.map_or(0, |t| t.as_millis()),
-                    ismcts::ROOT_WIDTH
+                    params.root_width,
+                    100.0 * params.rollout_heuristic
                 )
             }
         };
         format!(
-            "{} ({parameters}); theboss-bot {}",
+            "{} ({parameters}); theboss-bots {}",
             self.name(),
             env!("CARGO_PKG_VERSION")
         )

@@ -1,0 +1,90 @@
+// A game followed through `WatchGame`, resumed with `after_seq` after any drop: the stream
+// ended, failed (a server restart, a lost connection) or went silent for longer than the
+// server's keep-alive period. The caller sees a snapshot first, then every update once, in
+// order, whatever happened underneath; views of a finished game end the feed.
+
+import { Code, ConnectError } from "@connectrpc/connect";
+
+import type { Session } from "./session.js";
+import { UpdateViews, type GameUpdate } from "./gen/theboss/v1/game_service_pb.js";
+import { GameStatus, type GameView } from "./gen/theboss/v1/model_pb.js";
+
+export type FeedItem =
+  | { kind: "snapshot"; view: GameView }
+  | { kind: "update"; update: GameUpdate }
+  /// The stream dropped and is being resumed (the page may say so).
+  | { kind: "reconnecting"; error: unknown };
+
+export interface FollowOptions {
+  signal?: AbortSignal;
+  /// Resume after this seq instead of starting with a snapshot.
+  afterSeq?: bigint;
+  /// A stream silent this long is taken for dead (the server sends keep-alives every 15 s).
+  silenceMs?: number;
+  /// Which updates carry views (default: the last one of each action).
+  updateViews?: UpdateViews;
+}
+
+/// Codes after which following again cannot help.
+const FINAL = new Set([Code.InvalidArgument, Code.NotFound, Code.PermissionDenied, Code.Unauthenticated]);
+
+export async function* follow(session: Session, gameId: string, options: FollowOptions = {}): AsyncGenerator<FeedItem> {
+  const silenceMs = options.silenceMs ?? 40_000;
+  let afterSeq = options.afterSeq;
+  let failures = 0;
+  while (!options.signal?.aborted) {
+    const attempt = new AbortController();
+    const stop = () => attempt.abort();
+    options.signal?.addEventListener("abort", stop);
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    const quiet = () => {
+      clearTimeout(silence);
+      silence = setTimeout(() => attempt.abort(new Error("the stream went silent")), silenceMs);
+    };
+    try {
+      quiet();
+      const stream = session.service.games.watchGame(
+        { gameId, afterSeq, updateViews: options.updateViews ?? UpdateViews.ACTION_COMPLETE },
+        session.options({ signal: attempt.signal }),
+      );
+      for await (const message of stream) {
+        quiet();
+        failures = 0;
+        switch (message.message.case) {
+          case "snapshot": {
+            const view = message.message.value;
+            afterSeq = view.seq;
+            yield { kind: "snapshot", view };
+            if (isOver(view)) return;
+            break;
+          }
+          case "update": {
+            const update = message.message.value;
+            // After a resume the server starts after `afterSeq`; anything older is a repeat.
+            if (afterSeq !== undefined && update.seq <= afterSeq) break;
+            afterSeq = update.seq;
+            yield { kind: "update", update };
+            if (update.actionComplete && update.view && isOver(update.view)) return;
+            break;
+          }
+          default:
+            break;
+        }
+      }
+      // The server ended the stream (it is stopping): follow again.
+    } catch (error) {
+      if (options.signal?.aborted) return;
+      if (error instanceof ConnectError && FINAL.has(error.code)) throw error;
+      failures += 1;
+      yield { kind: "reconnecting", error };
+      await new Promise((resolve) => setTimeout(resolve, Math.min(3000, 100 * 2 ** Math.min(failures, 5))));
+    } finally {
+      clearTimeout(silence);
+      options.signal?.removeEventListener("abort", stop);
+    }
+  }
+}
+
+function isOver(view: GameView): boolean {
+  return view.status === GameStatus.FINISHED || view.status === GameStatus.ABORTED;
+}
