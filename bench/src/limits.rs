@@ -39,6 +39,8 @@ pub struct Echo {
     /// Calls per second with many callers.
     pub per_second: f64,
     pub callers: usize,
+    /// The server's CPU time per call under that load: the least a unary RPC costs.
+    pub cpu_per_call: Duration,
 }
 
 /// Unary calls against a bare tonic server in a child process.
@@ -70,6 +72,7 @@ pub async fn echo(idle_calls: usize, load: Duration, callers: usize) -> anyhow::
     }
     let deadline = Instant::now() + load;
     let started = Instant::now();
+    let cpu_before = server.cpu().unwrap_or_default();
     let mut tasks = JoinSet::new();
     for i in 0..callers {
         let mut client = HealthClient::new(channels[i % channels.len()].clone());
@@ -87,11 +90,13 @@ pub async fn echo(idle_calls: usize, load: Duration, callers: usize) -> anyhow::
         calls += done??;
     }
     let per_second = calls as f64 / started.elapsed().as_secs_f64();
+    let cpu = server.cpu().unwrap_or_default().saturating_sub(cpu_before);
     server.stop().await;
     Ok(Echo {
         rtt: Sample::new(rtt),
         per_second,
         callers,
+        cpu_per_call: cpu / u32::try_from(calls.max(1)).unwrap_or(u32::MAX),
     })
 }
 

@@ -29,6 +29,11 @@ use tracing_subscriber::EnvFilter;
 
 use crate::report::{Backend, Report};
 
+/// The allocator of `theboss-server`, so that the server this binary runs (`serve`) is that
+/// one (see `server/src/main.rs`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "theboss-bench",
@@ -115,6 +120,10 @@ struct RunArgs {
     /// Concurrent 4-player games in the throughput run.
     #[arg(long, default_value_t = 100)]
     games: usize,
+    /// Games each of them plays one after the other in the throughput run (more, for a
+    /// profile with more samples).
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
     /// Open `WatchGame` streams in the stream soak.
     #[arg(long, default_value_t = 10_000)]
     streams: usize,
@@ -294,14 +303,18 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
             }
             if args.runs(Part::Load) {
                 eprintln!("{backend}: {} concurrent games…", args.games);
+                let cpu_before = server.cpu().unwrap_or_default();
                 let load = load::run(&LoadConfig {
                     servers: vec![server.url.clone()],
                     games: args.games,
                     players: 4,
-                    rounds: 1,
+                    rounds: args.rounds,
                 })
                 .await?;
                 anyhow::ensure!(load.errors == 0, "{} load games failed", load.errors);
+                let cpu = server.cpu().unwrap_or_default().saturating_sub(cpu_before);
+                report.backend(backend).load_cpu_per_action =
+                    Some(cpu / u32::try_from(load.actions.max(1)).unwrap_or(u32::MAX));
                 report.backend(backend).load = Some(load);
             }
             server.stop().await;

@@ -37,6 +37,8 @@ pub struct BackendReport {
     pub idle_unary: Option<Sample>,
     pub game: Option<GameLatency>,
     pub load: Option<LoadReport>,
+    /// The server's CPU time per persisted action during `load`.
+    pub load_cpu_per_action: Option<Duration>,
     pub restart: Option<Restart>,
     pub history: Option<HistoryScale>,
 }
@@ -142,7 +144,7 @@ impl fmt::Display for Report {
                 writeln!(
                     f,
                     "| {} concurrent {}-player games: persisted actions/s | {backend} | {per_second:.0} | {limit:.0} ({}) | {} |",
-                    load.games,
+                    load.concurrent,
                     load.players,
                     if commits <= calls {
                         "bare commits/s"
@@ -155,9 +157,23 @@ impl fmt::Display for Report {
                 writeln!(
                     f,
                     "| {} concurrent games: `SubmitAction` → every seat's stream, p50 / p99 | {backend} | {} | – | – |",
-                    load.games,
+                    load.concurrent,
                     P50P99(&sample)
                 )?;
+                if let Some(cpu) = r.load_cpu_per_action {
+                    let call = self
+                        .echo
+                        .as_ref()
+                        .map_or(Duration::ZERO, |e| e.cpu_per_call);
+                    writeln!(
+                        f,
+                        "| {} concurrent games: server CPU per persisted action | {backend} | {:.0} µs | target 100 µs; a bare unary call {:.0} µs | {} |",
+                        load.concurrent,
+                        cpu.as_secs_f64() * 1e6,
+                        call.as_secs_f64() * 1e6,
+                        ratio(cpu.as_secs_f64(), call.as_secs_f64())
+                    )?;
+                }
             }
             if let Some(h) = &r.history {
                 let label = format!("{:.1}M finished games", h.games as f64 / 1e6);
@@ -186,7 +202,7 @@ impl fmt::Display for Report {
                 writeln!(
                     f,
                     "| history: {} concurrent games, actions/s, {label} / empty | {backend} | {full:.0} | {empty:.0} | {} |",
-                    h.full.load.games,
+                    h.full.load.concurrent,
                     ratio(full, empty)
                 )?;
             }
@@ -218,7 +234,7 @@ impl fmt::Display for Report {
                 f,
                 "| {} replicas, {} concurrent 4-player games: actions/s; stream p50 / p99 | PostgreSQL | {per_second:.0}; {} | – | – |",
                 scale.replicas,
-                load.games,
+                load.concurrent,
                 P50P99(&sample)
             )?;
             writeln!(

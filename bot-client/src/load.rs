@@ -29,7 +29,10 @@ pub struct LoadConfig {
 
 #[derive(Debug, Clone, Default)]
 pub struct LoadReport {
+    /// Games played, all rounds together.
     pub games: usize,
+    /// Games played at the same time.
+    pub concurrent: usize,
     pub players: u32,
     pub actions: usize,
     pub errors: usize,
@@ -99,6 +102,7 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
     }
     let mut report = LoadReport {
         players: config.players,
+        concurrent: config.games,
         ..LoadReport::default()
     };
     while let Some(done) = set.join_next().await {

@@ -25,21 +25,11 @@ const TOKEN_PREFIX: &str = "tb_";
 pub fn new_token() -> String {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).expect("the OS random source works");
-    format!("{TOKEN_PREFIX}{}", hex(&bytes))
+    format!("{TOKEN_PREFIX}{}", hex::encode(bytes))
 }
 
 pub fn token_hash(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for &b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
-    }
-    out
+    hex::encode(Sha256::digest(token.as_bytes()))
 }
 
 /// Whether a token has the shape of the ones this server mints: others are unknown without

@@ -264,7 +264,7 @@ pub struct GameRecord {
 pub fn new_seed_salt() -> String {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes).expect("the OS random source works");
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(bytes)
 }
 
 /// A game's place in a duplicate set: one deal played at several tables at once, each by
