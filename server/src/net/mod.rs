@@ -9,11 +9,14 @@
 //! - [`layer`]: the tower layer that tells a connection of its calls, times request bodies,
 //!   and caps unauthenticated health watches.
 //! - [`budget`]: the layer that tells each caller what it has left of its quota.
+//! - [`coalesce`]: a connection's writes gathered until a flush, which first lets the other
+//!   ready tasks run once, so that an action's messages to its streams leave together.
 //!
 //! [`raise_fd_limit`] lifts the process's soft file-descriptor limit to its hard one at
 //! start-up, so that the caps, not the kernel, decide how many clients fit.
 
 pub mod budget;
+pub mod coalesce;
 pub mod conn;
 pub mod layer;
 

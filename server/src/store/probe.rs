@@ -46,6 +46,8 @@ pub async fn bare_commits(
     if url.starts_with("sqlite:") {
         let pool = SqlitePoolOptions::new()
             .max_connections(u32::try_from(clients).unwrap_or(u32::MAX))
+            // As the stores' pools: a bare commit is one round trip, no ping before it.
+            .test_before_acquire(false)
             .connect_with(super::sqlite::connect_options(url)?)
             .await?;
         sqlx::query(CREATE_TABLE_SQLITE).execute(&pool).await?;
@@ -60,6 +62,8 @@ pub async fn bare_commits(
     } else {
         let pool = PgPoolOptions::new()
             .max_connections(u32::try_from(clients).unwrap_or(u32::MAX))
+            // As the stores' pools: a bare commit is one round trip, no ping before it.
+            .test_before_acquire(false)
             .connect(url)
             .await?;
         sqlx::query(CREATE_TABLE_POSTGRES).execute(&pool).await?;

@@ -105,8 +105,12 @@ impl SqlStore<sqlx::Postgres> {
     /// sequential scan is chosen only where no index can serve.
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
         let options = PgConnectOptions::from_str(url)?.options([("enable_seqscan", "off")]);
+        // No ping before each use of a pooled connection: it was a round trip to PostgreSQL
+        // for every action (and a second wake-up of the server). A connection that broke
+        // meanwhile fails its statement, which the caller sees as an error, and is dropped.
         let pool = PgPoolOptions::new()
             .max_connections(CONNECTIONS)
+            .test_before_acquire(false)
             .connect_with(options)
             .await?;
         sqlx::migrate!("migrations/postgres").run(&pool).await?;

@@ -45,8 +45,11 @@ impl Backend for sqlx::Sqlite {
 impl SqlStore<sqlx::Sqlite> {
     /// Opens (creating if needed) the file a `sqlite://path` URL names and migrates it.
     pub async fn connect(url: &str) -> Result<SqliteStore, StoreError> {
+        // No ping before each use of a pooled connection (a round trip to its worker thread
+        // per statement); see the PostgreSQL store.
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
+            .test_before_acquire(false)
             .connect_with(connect_options(url)?)
             .await?;
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
