@@ -17,8 +17,11 @@ use std::task::{Context, Poll, ready};
 
 use tokio::io::AsyncWrite;
 
-/// The most a connection holds before it writes out, whatever the flushes.
-pub const CAPACITY: usize = 64 * 1024;
+/// The most a connection holds before it writes out, whatever the flushes: h2's own write
+/// buffer's size, far more than an action's messages (about 1 KB a stream), and small enough
+/// that the most connections a server takes (10,000 by default) cannot pin much memory by
+/// not reading.
+pub const CAPACITY: usize = 16 * 1024;
 
 /// An `AsyncWrite` that gathers writes until a flush and yields once before writing them out.
 #[derive(Debug)]
@@ -160,7 +163,7 @@ mod tests {
         );
         assert_eq!(out.held.capacity(), 0, "freed once written out");
         // A flush with nothing held writes nothing and does not yield.
-        let waker = futures_task_noop();
+        let waker = noop_waker();
         let mut cx = Context::from_waker(&waker);
         assert!(Pin::new(&mut out).poll_flush(&mut cx).is_ready());
     }
@@ -169,7 +172,7 @@ mod tests {
     async fn a_flush_yields_once_then_writes_what_came_meanwhile() {
         let recorder = Recorder::default();
         let mut out = Coalesced::new(recorder.clone());
-        let waker = futures_task_noop();
+        let waker = noop_waker();
         let mut cx = Context::from_waker(&waker);
         assert!(Pin::new(&mut out).poll_write(&mut cx, b"a").is_ready());
         assert!(
@@ -205,7 +208,7 @@ mod tests {
         // A write as big as the buffer goes straight through.
         drop(writes);
         let big = vec![1u8; CAPACITY];
-        let waker = futures_task_noop();
+        let waker = noop_waker();
         let mut cx = Context::from_waker(&waker);
         let Poll::Ready(Ok(n)) = Pin::new(&mut out).poll_write(&mut cx, &big) else {
             panic!("written");
@@ -214,7 +217,7 @@ mod tests {
         assert!(out.held.is_empty());
     }
 
-    fn futures_task_noop() -> std::task::Waker {
+    fn noop_waker() -> std::task::Waker {
         std::task::Waker::noop().clone()
     }
 }
