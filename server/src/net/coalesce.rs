@@ -1,8 +1,8 @@
 //! Writes that leave together. An action reaches every stream that follows its game: the
 //! submitter's answer and each seat's update are made by different tasks, one after the
 //! other, and the HTTP/2 connection used to write each to the socket as soon as it had it, a
-//! system call per message (6.9 for each persisted action in the benchmark's 100-game load,
-//! and on loopback the sender also pays for delivering each segment).
+//! system call per message (6 writes to clients for each persisted action in the benchmark's
+//! 100-game load, 1.3 since; on loopback the sender also pays for delivering each segment).
 //!
 //! [`Coalesced`] holds what is written until it is flushed, and on a flush lets the
 //! runtime's other ready tasks run once first (the task wakes itself and yields): the
