@@ -223,7 +223,8 @@ fn supply_to_wire(s: &engine::Supply) -> v1::Supply {
     }
 }
 
-fn legal_to_wire(legal: &engine::LegalTurns) -> v1::LegalTurns {
+/// A seat's legal turns on the wire (without the deadline, which the server knows).
+pub fn legal_to_wire(legal: &engine::LegalTurns) -> v1::LegalTurns {
     v1::LegalTurns {
         cards: legal.cards.iter().copied().map(card_to_wire).collect(),
         placements: legal
@@ -364,13 +365,7 @@ pub fn view_to_wire(view: &engine::View) -> v1::GameView {
                 forfeited: false,
             })
             .collect(),
-        hand: view
-            .hand
-            .iter()
-            .flatten()
-            .copied()
-            .map(card_to_wire)
-            .collect(),
+        hand: view.hand.as_deref().map(hand_to_wire).unwrap_or_default(),
         legal: view.legal.as_ref().map(legal_to_wire),
         police: Some(v1::PoliceView {
             revealed: view
@@ -387,6 +382,11 @@ pub fn view_to_wire(view: &engine::View) -> v1::GameView {
         outcome: view.outcome.as_ref().map(outcome_to_wire),
         ..Default::default()
     }
+}
+
+/// A hand's cards on the wire.
+pub fn hand_to_wire(hand: &[engine::Card]) -> Vec<v1::Card> {
+    hand.iter().copied().map(card_to_wire).collect()
 }
 
 /// An engine event on the wire.

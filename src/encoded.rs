@@ -1,37 +1,94 @@
-//! What the generated servers send on a `WatchGame` stream: a [`WatchGameResponse`] that is
-//! either a message, encoded as it is sent, or the bytes of one encoded ahead. A game's
-//! update is the same for every stream of the same viewer, so the server encodes it once and
-//! every such stream sends the same bytes (the encoder copies them into its buffer) instead
-//! of encoding its own copy. Clients see an ordinary `theboss.v1.WatchGameResponse`: the
-//! bytes are its encoding.
+//! The two responses the generated servers may send from bytes encoded ahead: a game's update
+//! is the same for every stream of the same viewer, and for the `SubmitAction` answer of the
+//! seat that caused it, so the server encodes each [`v1::GameUpdate`] once
+//! ([`encode_update`], [`encode_update_with_view`]) and every such answer copies the same
+//! bytes into its buffer instead of building and encoding its own copy.
+//!
+//! A view may itself be given in encoded parts: protobuf lets a message's fields come in any
+//! order, a field that comes again merges into (or, for a scalar, replaces) the one before,
+//! and a decoder reads the concatenation of two encodings of the same message type as their
+//! merge. So what every viewer sees of a table is encoded once, and each seat's view is that
+//! followed by the encoding of its own fields (its seat, its hand, its legal turns).
+//!
+//! - [`WatchGameResponse`]: a message, or one update encoded ahead.
+//! - [`SubmitActionResponse`]: a message, or the updates encoded ahead and the seq.
+//!
+//! Clients see ordinary `theboss.v1` messages: the bytes written are exactly the encoding of
+//! the message they stand for (the tests below hold both to that).
 
 use bytes::{Buf, BufMut, Bytes};
 use prost::Message;
-use prost::encoding::{DecodeContext, WireType};
+use prost::encoding::{self, DecodeContext, WireType};
 
 use crate::v1;
+
+/// `GameUpdate.view`'s field number.
+const UPDATE_VIEW: u32 = 3;
+/// `WatchGameResponse.update`'s field number.
+const WATCH_UPDATE: u32 = 2;
+/// `SubmitActionResponse.updates`' field number.
+const SUBMIT_UPDATES: u32 = 1;
+/// `SubmitActionResponse.seq`'s field number.
+const SUBMIT_SEQ: u32 = 2;
+
+/// A `theboss.v1.GameUpdate`'s encoding (without a length delimiter), to be sent on any
+/// number of streams and answers.
+pub fn encode_update(update: &v1::GameUpdate) -> Bytes {
+    Bytes::from(update.encode_to_vec())
+}
+
+/// A `theboss.v1.GameUpdate`'s encoding whose view is given as `view`, the encodings of
+/// parts of one `GameView` (see the module's header): the bytes decode as `update` with
+/// `view` set to the merge of the parts. `update.view` itself must be None.
+pub fn encode_update_with_view(update: &v1::GameUpdate, view: Option<&[&[u8]]>) -> Bytes {
+    debug_assert!(update.view.is_none(), "the view is given encoded");
+    let view_len: Option<usize> = view.map(|parts| parts.iter().map(|p| p.len()).sum());
+    let field_len = view_len.map_or(0, |n| {
+        encoding::key_len(UPDATE_VIEW) + encoding::encoded_len_varint(n as u64) + n
+    });
+    let mut buf = Vec::with_capacity(update.encoded_len() + field_len);
+    update.encode_raw(&mut buf);
+    if let (Some(parts), Some(n)) = (view, view_len) {
+        encoding::encode_key(UPDATE_VIEW, WireType::LengthDelimited, &mut buf);
+        encoding::encode_varint(n as u64, &mut buf);
+        for part in parts {
+            buf.put_slice(part);
+        }
+    }
+    Bytes::from(buf)
+}
+
+/// Writes `bytes`, a message's encoding, as field `tag` of the message being encoded.
+fn put_message_field(tag: u32, bytes: &[u8], buf: &mut impl BufMut) {
+    encoding::encode_key(tag, WireType::LengthDelimited, buf);
+    encoding::encode_varint(bytes.len() as u64, buf);
+    buf.put_slice(bytes);
+}
+
+/// The length [`put_message_field`] writes.
+fn message_field_len(tag: u32, bytes: &[u8]) -> usize {
+    encoding::key_len(tag) + encoding::encoded_len_varint(bytes.len() as u64) + bytes.len()
+}
 
 /// A `theboss.v1.WatchGameResponse` to send.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WatchGameResponse {
     /// A message, encoded when sent.
     Message(Box<v1::WatchGameResponse>),
-    /// A message's encoding (without a length delimiter), shared by every stream that sends
-    /// it. Build it with [`WatchGameResponse::encode_once`].
-    Encoded(Bytes),
+    /// `message { update }`, the update encoded ahead by [`encode_update`].
+    Update(Bytes),
 }
 
 impl WatchGameResponse {
-    /// Encodes a message once, to be sent on any number of streams.
-    pub fn encode_once(message: &v1::WatchGameResponse) -> WatchGameResponse {
-        WatchGameResponse::Encoded(Bytes::from(message.encode_to_vec()))
-    }
-
-    /// The message, decoded if it was sent encoded (for tests and logs).
+    /// The message, decoded if it was encoded ahead (for tests and logs).
     pub fn message(&self) -> Result<v1::WatchGameResponse, prost::DecodeError> {
         match self {
             WatchGameResponse::Message(message) => Ok((**message).clone()),
-            WatchGameResponse::Encoded(bytes) => v1::WatchGameResponse::decode(bytes.clone()),
+            WatchGameResponse::Update(bytes) => Ok(v1::WatchGameResponse {
+                message: Some(v1::watch_game_response::Message::Update(
+                    v1::GameUpdate::decode(bytes.clone())?,
+                )),
+            }),
         }
     }
 }
@@ -52,7 +109,7 @@ impl Message for WatchGameResponse {
     fn encode_raw(&self, buf: &mut impl BufMut) {
         match self {
             WatchGameResponse::Message(message) => message.encode_raw(buf),
-            WatchGameResponse::Encoded(bytes) => buf.put_slice(bytes),
+            WatchGameResponse::Update(bytes) => put_message_field(WATCH_UPDATE, bytes, buf),
         }
     }
 
@@ -65,20 +122,19 @@ impl Message for WatchGameResponse {
     ) -> Result<(), prost::DecodeError> {
         // Decoding makes a message (servers never decode what they send; this keeps the type
         // a whole prost message).
-        if let WatchGameResponse::Encoded(bytes) = self {
-            *self =
-                WatchGameResponse::Message(Box::new(v1::WatchGameResponse::decode(bytes.clone())?));
+        if let WatchGameResponse::Update(_) = self {
+            *self = WatchGameResponse::Message(Box::new(self.message()?));
         }
         match self {
             WatchGameResponse::Message(message) => message.merge_field(tag, wire_type, buf, ctx),
-            WatchGameResponse::Encoded(_) => unreachable!("made a message above"),
+            WatchGameResponse::Update(_) => unreachable!("made a message above"),
         }
     }
 
     fn encoded_len(&self) -> usize {
         match self {
             WatchGameResponse::Message(message) => message.encoded_len(),
-            WatchGameResponse::Encoded(bytes) => bytes.len(),
+            WatchGameResponse::Update(bytes) => message_field_len(WATCH_UPDATE, bytes),
         }
     }
 
@@ -87,28 +143,210 @@ impl Message for WatchGameResponse {
     }
 }
 
+/// A `theboss.v1.SubmitActionResponse` to send.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SubmitActionResponse {
+    /// A message, encoded when sent (an answer forwarded from another replica).
+    Message(v1::SubmitActionResponse),
+    /// `updates`, each encoded ahead by [`encode_update`], and `seq`.
+    Updates { updates: Vec<Bytes>, seq: u64 },
+}
+
+impl SubmitActionResponse {
+    /// The message, decoded if its updates were encoded ahead (for tests and logs).
+    pub fn message(&self) -> Result<v1::SubmitActionResponse, prost::DecodeError> {
+        match self {
+            SubmitActionResponse::Message(message) => Ok(message.clone()),
+            SubmitActionResponse::Updates { updates, seq } => Ok(v1::SubmitActionResponse {
+                updates: updates
+                    .iter()
+                    .map(|bytes| v1::GameUpdate::decode(bytes.clone()))
+                    .collect::<Result<_, _>>()?,
+                seq: *seq,
+            }),
+        }
+    }
+}
+
+impl Default for SubmitActionResponse {
+    fn default() -> SubmitActionResponse {
+        SubmitActionResponse::Message(v1::SubmitActionResponse::default())
+    }
+}
+
+impl From<v1::SubmitActionResponse> for SubmitActionResponse {
+    fn from(message: v1::SubmitActionResponse) -> SubmitActionResponse {
+        SubmitActionResponse::Message(message)
+    }
+}
+
+impl Message for SubmitActionResponse {
+    fn encode_raw(&self, buf: &mut impl BufMut) {
+        match self {
+            SubmitActionResponse::Message(message) => message.encode_raw(buf),
+            SubmitActionResponse::Updates { updates, seq } => {
+                for bytes in updates {
+                    put_message_field(SUBMIT_UPDATES, bytes, buf);
+                }
+                if *seq != 0 {
+                    encoding::uint64::encode(SUBMIT_SEQ, seq, buf);
+                }
+            }
+        }
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: WireType,
+        buf: &mut impl Buf,
+        ctx: DecodeContext,
+    ) -> Result<(), prost::DecodeError> {
+        if let SubmitActionResponse::Updates { .. } = self {
+            *self = SubmitActionResponse::Message(self.message()?);
+        }
+        match self {
+            SubmitActionResponse::Message(message) => message.merge_field(tag, wire_type, buf, ctx),
+            SubmitActionResponse::Updates { .. } => unreachable!("made a message above"),
+        }
+    }
+
+    fn encoded_len(&self) -> usize {
+        match self {
+            SubmitActionResponse::Message(message) => message.encoded_len(),
+            SubmitActionResponse::Updates { updates, seq } => {
+                let seq_len = if *seq != 0 {
+                    encoding::uint64::encoded_len(SUBMIT_SEQ, seq)
+                } else {
+                    0
+                };
+                updates
+                    .iter()
+                    .map(|bytes| message_field_len(SUBMIT_UPDATES, bytes))
+                    .sum::<usize>()
+                    + seq_len
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        *self = SubmitActionResponse::default();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::v1::watch_game_response::Message as Kind;
 
+    /// An update big enough for its length to take two bytes.
+    fn update(seq: u64) -> v1::GameUpdate {
+        v1::GameUpdate {
+            seq,
+            event: Some(v1::GameEvent {
+                kind: Some(v1::game_event::Kind::GameAborted(v1::GameAborted {
+                    reason: "x".repeat(200),
+                })),
+            }),
+            view: Some(v1::GameView {
+                seq,
+                game_id: "0b2d6c1e-5f1a-4c1e-9a0e-2b9d1c3f4a5b".into(),
+                ..Default::default()
+            }),
+            action_complete: seq.is_multiple_of(2),
+        }
+    }
+
     #[test]
-    fn bytes_encoded_once_are_the_message_on_the_wire() {
+    fn an_update_encoded_ahead_is_the_watch_message_on_the_wire() {
+        let message = v1::WatchGameResponse {
+            message: Some(Kind::Update(update(7))),
+        };
+        let ahead = WatchGameResponse::Update(encode_update(&update(7)));
+        let sent = ahead.encode_length_delimited_to_vec();
+        assert_eq!(sent, message.encode_length_delimited_to_vec());
+        assert_eq!(ahead.encoded_len(), message.encoded_len());
+        assert_eq!(
+            v1::WatchGameResponse::decode_length_delimited(&sent[..]).unwrap(),
+            message
+        );
+        assert_eq!(ahead.message().unwrap(), message);
+        let decoded = WatchGameResponse::decode(&message.encode_to_vec()[..]).unwrap();
+        assert_eq!(decoded, WatchGameResponse::Message(Box::new(message)));
+    }
+
+    #[test]
+    fn a_view_in_encoded_parts_decodes_as_their_merge() {
+        let public = v1::GameView {
+            game_id: "g".into(),
+            seq: 7,
+            round: 2,
+            seats: vec![v1::SeatView {
+                seat: 0,
+                money: 3,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let own = v1::GameView {
+            viewer_seat: Some(0),
+            hand: vec![v1::Card::default(); 3],
+            legal: Some(v1::LegalTurns::default()),
+            ..Default::default()
+        };
+        let whole = v1::GameView {
+            viewer_seat: own.viewer_seat,
+            hand: own.hand.clone(),
+            legal: own.legal.clone(),
+            ..public.clone()
+        };
+        let mut bare = update(7);
+        bare.view = None;
+        let (public, own) = (public.encode_to_vec(), own.encode_to_vec());
+        let bytes = encode_update_with_view(&bare, Some(&[&public[..], &own[..]]));
+        let decoded = v1::GameUpdate::decode(bytes).unwrap();
+        assert_eq!(decoded.view.as_ref(), Some(&whole));
+        assert_eq!(
+            v1::GameUpdate {
+                view: None,
+                ..decoded
+            },
+            bare
+        );
+        let no_view = encode_update_with_view(&bare, None);
+        assert_eq!(no_view, bare.encode_to_vec());
+    }
+
+    #[test]
+    fn a_message_is_sent_as_itself() {
         let message = v1::WatchGameResponse {
             message: Some(Kind::KeepAlive(v1::KeepAlive {
                 seq: 42,
                 server_time: None,
             })),
         };
-        let once = WatchGameResponse::encode_once(&message);
-        let sent = once.encode_length_delimited_to_vec();
-        assert_eq!(sent, message.encode_length_delimited_to_vec());
-        assert_eq!(
-            v1::WatchGameResponse::decode_length_delimited(&sent[..]).unwrap(),
-            message
-        );
-        assert_eq!(once.message().unwrap(), message);
-        let decoded = WatchGameResponse::decode(&message.encode_to_vec()[..]).unwrap();
-        assert_eq!(decoded, WatchGameResponse::Message(Box::new(message)));
+        let sent = WatchGameResponse::from(message.clone()).encode_to_vec();
+        assert_eq!(sent, message.encode_to_vec());
+    }
+
+    #[test]
+    fn updates_encoded_ahead_are_the_submit_answer_on_the_wire() {
+        for (updates, seq) in [(vec![5, 6, 7], 9), (vec![3], 3), (vec![], 12), (vec![], 0)] {
+            let message = v1::SubmitActionResponse {
+                updates: updates.iter().map(|&s| update(s)).collect(),
+                seq,
+            };
+            let ahead = SubmitActionResponse::Updates {
+                updates: updates.iter().map(|&s| encode_update(&update(s))).collect(),
+                seq,
+            };
+            assert_eq!(ahead.encode_to_vec(), message.encode_to_vec());
+            assert_eq!(ahead.encoded_len(), message.encoded_len());
+            assert_eq!(ahead.message().unwrap(), message);
+            let decoded = SubmitActionResponse::decode(&ahead.encode_to_vec()[..]).unwrap();
+            assert_eq!(decoded, SubmitActionResponse::Message(message.clone()));
+            let forwarded = SubmitActionResponse::from(message.clone());
+            assert_eq!(forwarded.encode_to_vec(), message.encode_to_vec());
+        }
     }
 }

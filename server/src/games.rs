@@ -460,7 +460,9 @@ impl Directory for Games {
     }
 
     fn poke(&self, id: &str, seq: u64, last: Option<StoredAction>) {
-        if let Some(handle) = self.handle(id) {
+        // Only a follower follows: an owner wrote the action itself (and its actor, busy with
+        // the table, is not woken to pass a poke by).
+        if let Some(handle) = self.handle(id).filter(|h| h.role() == Role::Follower) {
             handle.poke(seq, last);
         }
     }

@@ -1,66 +1,42 @@
-//! One task per `WatchGame` stream: it sends the snapshot or the missed updates, then each
-//! live update as this viewer may see it, and a keep-alive whenever the game is quiet. The
-//! stream ends after the game ends.
+//! A `WatchGame` stream: the snapshot or the missed updates, then each live update as this
+//! viewer may see it, and a keep-alive whenever the game is quiet. The stream ends after the
+//! game ends.
+//!
+//! The stream is polled by the response that sends it, on that response's own task: no task
+//! and no channel of its own between the game's broadcast and the connection, so an action's
+//! update reaches the socket in one hop per stream. A stream whose client is gone is dropped
+//! with its response, releasing its permit.
 //!
 //! A game's watchers never cost its table: each batch's updates are encoded once per kind of
 //! viewer (each seat, and spectators) and every stream of that viewer sends the same bytes
-//! (`Batch::encoded`); what a watcher missed is rebuilt on the watcher's own task, never
-//! on the game's. A seated watcher that falls behind re-reads what it missed; a spectator
-//! that falls behind is dropped with UNAVAILABLE and resumes with `after_seq`, so a slow or
-//! numerous audience lags, never the table.
+//! (`wire::encoded_updates`); what a watcher missed is rebuilt on the watcher's own task,
+//! never on the game's. A seated watcher that falls behind re-reads what it missed; a
+//! spectator that falls behind is ended with UNAVAILABLE and resumes with `after_seq`, so a
+//! slow or numerous audience lags, never the table.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::stream::{self, BoxStream, StreamExt};
 use theboss::encoded::WatchGameResponse;
 use theboss::v1::{self, watch_game_response::Message};
 use theboss_engine::Viewer;
+use tokio::sync::broadcast;
 use tokio::sync::watch as signal;
-use tokio::sync::{broadcast, mpsc};
+use tokio::time::Interval;
 use tonic::Status;
 use tracing::Instrument;
 
-use crate::actor::{Batch, ENCODED_SLOTS, Encoded, GameHandle, Subscription};
+use crate::actor::{Batch, GameHandle, Subscription};
 use crate::domain::now_micros;
 use crate::limits::WatchPermit;
 use crate::wire::{self, ViewsOn};
 
 pub type WatchItem = Result<WatchGameResponse, Status>;
 
-/// Kinds of viewer: four seats and spectators.
-const VIEWERS: usize = 5;
-const _: () = assert!(
-    2 * VIEWERS == ENCODED_SLOTS,
-    "a slot per viewer and choice of views"
-);
-
-/// The updates of `batch` a viewer may see, each with its seq, encoded once per kind of viewer
-/// and choice of views, and shared by every stream that asks for the same.
-fn encoded_updates(batch: &Batch, viewer: Viewer, views: ViewsOn) -> Encoded {
-    let kind = match viewer {
-        Viewer::Seat(seat) => usize::from(seat).min(VIEWERS - 2),
-        Viewer::Spectator => VIEWERS - 1,
-    };
-    let slot = match views {
-        ViewsOn::EveryUpdate => kind,
-        ViewsOn::LastUpdate => VIEWERS + kind,
-    };
-    batch.encoded.get_or_init(slot, || {
-        wire::batch_updates(batch, viewer, 0, views)
-            .into_iter()
-            .map(|update| {
-                let seq = update.seq;
-                let message = v1::WatchGameResponse {
-                    message: Some(Message::Update(update)),
-                };
-                match WatchGameResponse::encode_once(&message) {
-                    WatchGameResponse::Encoded(bytes) => (seq, bytes),
-                    WatchGameResponse::Message(_) => unreachable!("encoded once"),
-                }
-            })
-            .collect()
-    })
-}
+/// What a `WatchGame` response sends.
+pub type WatchStream = BoxStream<'static, WatchItem>;
 
 /// How a stream follows its game.
 pub struct WatchOptions {
@@ -71,185 +47,229 @@ pub struct WatchOptions {
 
 /// Streams a game to one player (seat view if seated, spectator otherwise: re-decided per
 /// batch, so a watcher who joins starts seeing its hand). The permit counts the stream
-/// against its limits until it ends.
-pub fn spawn(
+/// against its limits until it is dropped.
+pub fn stream(
     game: GameHandle,
     player_id: String,
     subscription: Subscription,
     options: WatchOptions,
     permit: WatchPermit,
     stopping: signal::Receiver<bool>,
-) -> mpsc::Receiver<WatchItem> {
-    let (tx, rx) = mpsc::channel(32);
+) -> WatchStream {
     let span = tracing::info_span!(
         "watch",
         game = %subscription.latest.record.id,
         player = %player_id,
         after_seq = ?options.after_seq
     );
-    tokio::spawn(
+    tracing::debug!(parent: &span, "watching");
+    crate::metrics::watch_streams(1.0);
+    let mut ticker = tokio::time::interval(options.keep_alive);
+    ticker.reset();
+    let watcher = Watcher {
+        game,
+        player_id,
+        last_seq: 0,
+        views: options.views,
+        phase: Phase::Starting {
+            subscription,
+            after_seq: options.after_seq,
+        },
+        pending: VecDeque::new(),
+        ticker,
+        stopping,
+        span: span.clone(),
+        _permit: permit,
+    };
+    stream::unfold(watcher, |mut watcher| {
+        let span = watcher.span.clone();
         async move {
-            let _permit = permit;
-            let mut watcher = Watcher {
-                tx,
-                player_id,
-                last_seq: 0,
-                views: options.views,
-            };
-            tracing::debug!("watching");
-            crate::metrics::watch_streams(1.0);
-            match watcher.run(game, subscription, options, stopping).await {
-                Ok(()) => tracing::debug!(seq = watcher.last_seq, "stream ended"),
-                Err(Closed) => tracing::debug!(seq = watcher.last_seq, "watcher went away"),
-            }
-            crate::metrics::watch_streams(-1.0);
+            let item = watcher.next().await?;
+            Some((item, watcher))
         }
-        .instrument(span),
-    );
-    rx
+        .instrument(span)
+    })
+    .boxed()
 }
 
-/// The client stopped listening.
-struct Closed;
+/// Where a stream is.
+enum Phase {
+    /// Nothing sent yet.
+    Starting {
+        subscription: Subscription,
+        after_seq: Option<u64>,
+    },
+    /// Following the game's live batches.
+    Live(broadcast::Receiver<Arc<Batch>>),
+    /// Nothing more to send once `pending` is empty.
+    Ended,
+}
 
 struct Watcher {
-    tx: mpsc::Sender<WatchItem>,
+    game: GameHandle,
     player_id: String,
     /// The last sequence number this watcher has accounted for.
     last_seq: u64,
     views: ViewsOn,
+    phase: Phase,
+    /// Items ready to be sent, in order.
+    pending: VecDeque<WatchItem>,
+    ticker: Interval,
+    stopping: signal::Receiver<bool>,
+    span: tracing::Span,
+    _permit: WatchPermit,
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        let _entered = self.span.enter();
+        match self.phase {
+            Phase::Ended => tracing::debug!(seq = self.last_seq, "stream ended"),
+            _ => tracing::debug!(seq = self.last_seq, "watcher went away"),
+        }
+        crate::metrics::watch_streams(-1.0);
+    }
 }
 
 impl Watcher {
-    async fn send(&self, item: WatchGameResponse) -> Result<(), Closed> {
-        self.tx.send(Ok(item)).await.map_err(|_| Closed)
+    /// The next item to send, or None once the stream is over.
+    async fn next(&mut self) -> Option<WatchItem> {
+        loop {
+            if let Some(item) = self.pending.pop_front() {
+                return Some(item);
+            }
+            match std::mem::replace(&mut self.phase, Phase::Ended) {
+                Phase::Ended => return None,
+                Phase::Starting {
+                    subscription,
+                    after_seq,
+                } => self.start(subscription, after_seq),
+                Phase::Live(live) => self.follow(live).await,
+            }
+        }
     }
 
-    async fn send_message(&self, message: Message) -> Result<(), Closed> {
+    fn send(&mut self, item: WatchGameResponse) {
+        self.pending.push_back(Ok(item));
+    }
+
+    fn send_message(&mut self, message: Message) {
         self.send(WatchGameResponse::from(v1::WatchGameResponse {
             message: Some(message),
-        }))
-        .await
+        }));
+    }
+
+    /// Ends the stream with UNAVAILABLE, telling the client how to resume.
+    fn end(&mut self, why: &str) {
+        let status = crate::error::stream_ended(&format!("{why}; reconnect with after_seq"));
+        self.pending.push_back(Err(status));
+        self.phase = Phase::Ended;
     }
 
     fn viewer(&self, batch: &Batch) -> Viewer {
         wire::viewer_of(&batch.state, &self.player_id)
     }
 
-    /// Sends a batch's updates past `last_seq`. Returns whether the game is over.
-    async fn forward(&mut self, batch: &Batch) -> Result<bool, Closed> {
+    /// Queues a batch's updates past `last_seq`. Returns whether the game is over.
+    fn forward(&mut self, batch: &Batch) -> bool {
         if batch.seq_after() > self.last_seq {
-            let updates = encoded_updates(batch, self.viewer(batch), self.views);
+            let updates = wire::encoded_updates(batch, self.viewer(batch), self.views);
             for (seq, bytes) in updates.iter() {
                 if *seq > self.last_seq {
-                    self.send(WatchGameResponse::Encoded(bytes.clone())).await?;
+                    self.send(WatchGameResponse::Update(bytes.clone()));
                 }
             }
             self.last_seq = batch.seq_after();
         }
-        Ok(batch.state.status.is_over())
+        batch.state.status.is_over()
     }
 
-    async fn run(
-        &mut self,
-        game: GameHandle,
-        subscription: Subscription,
-        options: WatchOptions,
-        mut stopping: signal::Receiver<bool>,
-    ) -> Result<(), Closed> {
+    /// Queues the batches of a backlog. Returns whether the game is over.
+    fn catch_up(&mut self, backlog: &[Arc<Batch>]) -> bool {
+        let mut over = false;
+        for batch in backlog {
+            over = self.forward(batch);
+        }
+        over
+    }
+
+    /// Queues the snapshot, or what was missed after `after_seq`; then follows live.
+    fn start(&mut self, subscription: Subscription, after_seq: Option<u64>) {
         let Subscription {
             backlog,
             latest,
-            mut live,
+            live,
         } = subscription;
-        match options.after_seq {
+        let over = match after_seq {
             None => {
-                self.send_message(Message::Snapshot(wire::batch_view(
-                    &latest,
-                    self.viewer(&latest),
-                )))
-                .await?;
+                let snapshot = wire::batch_view(&latest, self.viewer(&latest));
+                self.send_message(Message::Snapshot(snapshot));
                 self.last_seq = latest.seq_after();
-                if latest.state.status.is_over() {
-                    return Ok(());
-                }
+                latest.state.status.is_over()
             }
             Some(after) => {
                 self.last_seq = after;
-                if self.catch_up(&backlog.build()).await? || latest.state.status.is_over() {
-                    return Ok(());
-                }
+                self.catch_up(&backlog.build()) || latest.state.status.is_over()
             }
-        }
-        let mut ticker = tokio::time::interval(options.keep_alive);
-        ticker.reset();
-        loop {
-            tokio::select! {
-                () = self.tx.closed() => return Err(Closed),
-                () = async {
-                    // An error means the server is gone, which is also a stop.
-                    let _ = stopping.wait_for(|stopping| *stopping).await;
-                } => {
-                    self.end("the server is shutting down").await;
-                    return Ok(());
-                }
-                received = live.recv() => match received {
-                    Ok(batch) => {
-                        ticker.reset();
-                        if self.forward(&batch).await? {
-                            return Ok(());
-                        }
-                    }
-                    Err(broadcast::error::RecvError::Lagged(_)) => {
-                        crate::metrics::watch_lagged();
-                        let seated = live_seat(&game, &self.player_id).await;
-                        if !seated {
-                            // The audience never holds the table up: it comes back later.
-                            self.end("this spectator fell behind the game").await;
-                            return Ok(());
-                        }
-                        match game.watch(Some(self.last_seq)).await {
-                            Ok(again) => {
-                                live = again.live;
-                                if self.catch_up(&again.backlog.build()).await? {
-                                    return Ok(());
-                                }
-                            }
-                            Err(error) => {
-                                let _ = self.tx.send(Err(error.into())).await;
-                                return Ok(());
-                            }
-                        }
-                    }
-                    Err(broadcast::error::RecvError::Closed) => {
-                        self.end("the game was unloaded").await;
-                        return Ok(());
-                    }
-                },
-                _ = ticker.tick() => {
-                    self.send_message(Message::KeepAlive(v1::KeepAlive {
-                        seq: self.last_seq,
-                        server_time: Some(wire::timestamp(now_micros())),
-                    }))
-                    .await?;
-                }
-            }
-        }
+        };
+        self.phase = if over {
+            Phase::Ended
+        } else {
+            Phase::Live(live)
+        };
     }
 
-    /// Ends the stream with UNAVAILABLE, telling the client how to resume.
-    async fn end(&self, why: &str) {
-        let status = crate::error::stream_ended(&format!("{why}; reconnect with after_seq"));
-        // The client may be gone already: then there is nobody to tell.
-        let _ = self.tx.send(Err(status)).await;
-    }
-
-    async fn catch_up(&mut self, backlog: &[Arc<Batch>]) -> Result<bool, Closed> {
-        let mut over = false;
-        for batch in backlog {
-            over = self.forward(batch).await?;
+    /// Waits for the next thing to send: a batch, a keep-alive, a stop.
+    async fn follow(&mut self, mut live: broadcast::Receiver<Arc<Batch>>) {
+        tokio::select! {
+            () = async {
+                // An error means the server is gone, which is also a stop.
+                let _ = self.stopping.wait_for(|stopping| *stopping).await;
+            } => {
+                self.end("the server is shutting down");
+                return;
+            }
+            received = live.recv() => match received {
+                Ok(batch) => {
+                    self.ticker.reset();
+                    if self.forward(&batch) {
+                        return;
+                    }
+                }
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    crate::metrics::watch_lagged();
+                    if !live_seat(&self.game, &self.player_id).await {
+                        // The audience never holds the table up: it comes back later.
+                        self.end("this spectator fell behind the game");
+                        return;
+                    }
+                    match self.game.watch(Some(self.last_seq)).await {
+                        Ok(again) => {
+                            live = again.live;
+                            if self.catch_up(&again.backlog.build()) {
+                                return;
+                            }
+                        }
+                        Err(error) => {
+                            self.pending.push_back(Err(error.into()));
+                            return;
+                        }
+                    }
+                }
+                Err(broadcast::error::RecvError::Closed) => {
+                    self.end("the game was unloaded");
+                    return;
+                }
+            },
+            _ = self.ticker.tick() => {
+                let seq = self.last_seq;
+                self.send_message(Message::KeepAlive(v1::KeepAlive {
+                    seq,
+                    server_time: Some(wire::timestamp(now_micros())),
+                }));
+            }
         }
-        Ok(over)
+        self.phase = Phase::Live(live);
     }
 }
 
@@ -268,16 +288,16 @@ mod tests {
     use crate::limits::{Limits, StreamCounts};
 
     /// A stream of the game to `player` from its start; the sender stops the server.
-    fn stream(
+    fn watching(
         game: &GameHandle,
         player: &str,
         subscription: Subscription,
         spectator: bool,
-    ) -> (mpsc::Receiver<WatchItem>, signal::Sender<bool>) {
+    ) -> (WatchStream, signal::Sender<bool>) {
         let counts = StreamCounts::new(&Limits::default());
         let permit = counts.open(player, "g", spectator).unwrap();
         let (stop, stopping) = signal::channel(false);
-        let rx = spawn(
+        let rx = stream(
             game.clone(),
             player.into(),
             subscription,
@@ -303,10 +323,10 @@ mod tests {
         // p0 joins first, so its stream is a seat's from the first batch on.
         game.join(players[0].clone(), Some(0)).await.unwrap();
         let subscription = game.watch(Some(0)).await.unwrap();
-        let (mut rx, _stop) = stream(&game, "p0", subscription, false);
+        let (mut rx, _stop) = watching(&game, "p0", subscription, false);
         actor::fixtures::play_to_end(&game, &players).await;
         let mut seqs = Vec::new();
-        while let Some(item) = rx.recv().await {
+        while let Some(item) = rx.next().await {
             let message = item.expect("a seat is never dropped").message().unwrap();
             if let Some(Message::Update(update)) = message.message {
                 seqs.push(update.seq);
@@ -337,11 +357,11 @@ mod tests {
         };
         let (game, players) = actor::fixtures::two_player_game(store, options).await;
         let subscription = game.watch(Some(0)).await.unwrap();
-        let (mut rx, _stop) = stream(&game, "fan", subscription, true);
+        let (mut rx, _stop) = watching(&game, "fan", subscription, true);
         actor::fixtures::play_to_end(&game, &players).await;
         let mut last_seq = 0;
         let mut ended = None;
-        while let Some(item) = rx.recv().await {
+        while let Some(item) = rx.next().await {
             match item {
                 Ok(response) => {
                     if let Some(Message::Update(update)) = response.message().unwrap().message {

@@ -5,12 +5,13 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
+use prost::Message;
 use theboss::convert::{self, city_from_wire, city_to_wire, event_to_wire, view_to_wire};
 use theboss::v1;
 use theboss_bots::StrategyKind;
 use theboss_engine::{RulesVersion, Seat, Viewer};
 
-use crate::actor::{Batch, Committed, History};
+use crate::actor::{Batch, Committed, ENCODED_SLOTS, Encoded, History};
 use crate::domain::{
     GameRecord, LadderMatch, PlayerInfo, Settings, SettingsError, Status, Visibility,
 };
@@ -221,22 +222,38 @@ pub fn viewer_of(state: &TableState, player_id: &str) -> Viewer {
         .map_or(Viewer::Spectator, Viewer::Seat)
 }
 
-/// A viewer's whole view of a table after event `seq`. `deadline` is when the seat to move
-/// will be played for (micros), if the game has a clock.
+/// A viewer's whole view of a table after event `seq`: what every viewer sees
+/// ([`public_view`]) with the viewer's own part ([`own_view`]). `seed_commitment` is the
+/// record's (hashed once per game, not per view); `deadline` is when the seat to move will be
+/// played for (micros), if the game has a clock.
 pub fn table_view(
     record: &GameRecord,
+    seed_commitment: &str,
     state: &TableState,
     viewer: Viewer,
     seq: u64,
     deadline: Option<i64>,
 ) -> v1::GameView {
+    let own = own_view(state, viewer, deadline);
+    v1::GameView {
+        viewer_seat: own.viewer_seat,
+        hand: own.hand,
+        legal: own.legal,
+        ..public_view(record, seed_commitment, state, seq)
+    }
+}
+
+/// What every viewer may see of a table after event `seq`: a spectator's whole view, and a
+/// seat's but for its own part.
+fn public_view(
+    record: &GameRecord,
+    seed_commitment: &str,
+    state: &TableState,
+    seq: u64,
+) -> v1::GameView {
     let mut view = match &state.game {
-        Some(game) => view_to_wire(&game.view(viewer)),
+        Some(game) => view_to_wire(&game.view(Viewer::Spectator)),
         None => v1::GameView {
-            viewer_seat: match viewer {
-                Viewer::Seat(s) => Some(u32::from(s)),
-                Viewer::Spectator => None,
-            },
             seats: (0..record.settings.players())
                 .map(|seat| v1::SeatView {
                     seat: u32::from(seat),
@@ -247,19 +264,15 @@ pub fn table_view(
             ..Default::default()
         },
     };
+    debug_assert!(view.viewer_seat.is_none() && view.hand.is_empty() && view.legal.is_none());
     view.game_id = record.id.clone();
     view.seeded = record.seeded;
-    view.seed_commitment = record
-        .seed_salt
-        .as_deref()
-        .map(|salt| theboss::fairness::seed_commitment(record.seed, salt))
-        .unwrap_or_default();
+    view.seed_commitment = seed_commitment.to_string();
     view.status = status_to_wire(state.status) as i32;
     view.settings = Some(settings_to_wire(&record.settings));
     view.seq = seq;
     if state.status != Status::Running {
         view.to_move = None;
-        view.legal = None;
     }
     for seat_view in &mut view.seats {
         let i = seat_view.seat as usize;
@@ -269,10 +282,38 @@ pub fn table_view(
         seat_view.timeouts_in_a_row = state.timeouts_in_a_row[i];
         seat_view.forfeited = state.forfeited[i];
     }
-    if let (Some(legal), Some(deadline)) = (view.legal.as_mut(), deadline) {
-        legal.deadline = Some(timestamp(deadline));
-    }
     view
+}
+
+/// A viewer's own part of its view, only the fields no other viewer sees: its seat, its
+/// hand, and its legal turns (with the deadline) when it is to move. Nothing for spectators.
+fn own_view(state: &TableState, viewer: Viewer, deadline: Option<i64>) -> v1::GameView {
+    let Viewer::Seat(seat) = viewer else {
+        return v1::GameView::default();
+    };
+    let Some(game) = &state.game else {
+        return v1::GameView {
+            viewer_seat: Some(u32::from(seat)),
+            ..Default::default()
+        };
+    };
+    // As the engine's own views: a seat outside the game sees what a spectator sees.
+    if seat >= game.players() {
+        return v1::GameView::default();
+    }
+    let legal = match state.status {
+        Status::Running => game.legal_turns(seat).map(|legal| v1::LegalTurns {
+            deadline: deadline.map(timestamp),
+            ..convert::legal_to_wire(&legal)
+        }),
+        _ => None,
+    };
+    v1::GameView {
+        viewer_seat: Some(u32::from(seat)),
+        hand: convert::hand_to_wire(game.hand(seat)),
+        legal,
+        ..Default::default()
+    }
 }
 
 pub fn table_event_to_wire(event: &TableEvent) -> v1::GameEvent {
@@ -302,6 +343,7 @@ pub fn table_event_to_wire(event: &TableEvent) -> v1::GameEvent {
 pub fn batch_view(batch: &Batch, viewer: Viewer) -> v1::GameView {
     table_view(
         &batch.record,
+        &batch.seed_commitment,
         &batch.state,
         viewer,
         batch.seq_after(),
@@ -328,17 +370,11 @@ pub fn views_on_from_wire(value: i32) -> Result<ViewsOn, GameError> {
     }
 }
 
-/// The updates of a batch a viewer may see, skipping those up to `after`; the view after
-/// the whole action goes on each of them or on the last, and the last one completes it.
-pub fn batch_updates(
-    batch: &Batch,
-    viewer: Viewer,
-    after: u64,
-    views: ViewsOn,
-) -> Vec<v1::GameUpdate> {
+/// The updates of a batch a viewer may see, without their views; the last one completes
+/// the action.
+fn batch_events(batch: &Batch, viewer: Viewer) -> Vec<v1::GameUpdate> {
     let mut updates: Vec<v1::GameUpdate> = batch
         .visible_events(viewer, false)
-        .filter(|(seq, _)| *seq > after)
         .map(|(seq, event)| v1::GameUpdate {
             seq,
             event: Some(table_event_to_wire(event)),
@@ -346,24 +382,91 @@ pub fn batch_updates(
             action_complete: false,
         })
         .collect();
-    let Some((last, earlier)) = updates.split_last_mut() else {
-        return updates;
-    };
-    last.action_complete = true;
-    let view = batch_view(batch, viewer);
-    if views == ViewsOn::EveryUpdate {
-        for update in earlier {
-            update.view = Some(view.clone());
-        }
+    if let Some(last) = updates.last_mut() {
+        last.action_complete = true;
     }
-    last.view = Some(view);
     updates
 }
 
+/// Whether update `i` of `n` carries the view after the action.
+fn carries_view(views: ViewsOn, i: usize, n: usize) -> bool {
+    views == ViewsOn::EveryUpdate || i + 1 == n
+}
+
+/// The updates of a batch a viewer may see, as messages: what [`encoded_updates`] encodes.
+#[cfg(test)]
+pub fn batch_updates(batch: &Batch, viewer: Viewer, views: ViewsOn) -> Vec<v1::GameUpdate> {
+    let mut updates = batch_events(batch, viewer);
+    let n = updates.len();
+    for (i, update) in updates.iter_mut().enumerate() {
+        if carries_view(views, i, n) {
+            update.view = Some(batch_view(batch, viewer));
+        }
+    }
+    updates
+}
+
+/// Kinds of viewer: four seats and spectators.
+const VIEWERS: usize = 5;
+const _: () = assert!(
+    2 * VIEWERS == ENCODED_SLOTS,
+    "a slot per viewer and choice of views"
+);
+
+/// The updates of `batch` a viewer may see, each with its seq, encoded once per kind of viewer
+/// and choice of views, and shared by every stream and answer that needs the same. The view
+/// they carry is encoded in two parts: what every viewer sees, once per batch for all of them,
+/// then the viewer's own part (see `theboss::encoded`).
+pub fn encoded_updates(batch: &Batch, viewer: Viewer, views: ViewsOn) -> Encoded {
+    let kind = match viewer {
+        Viewer::Seat(seat) => usize::from(seat).min(VIEWERS - 2),
+        Viewer::Spectator => VIEWERS - 1,
+    };
+    let slot = match views {
+        ViewsOn::EveryUpdate => kind,
+        ViewsOn::LastUpdate => VIEWERS + kind,
+    };
+    batch.encoded.get_or_init(slot, || {
+        let updates = batch_events(batch, viewer);
+        if updates.is_empty() {
+            return Encoded::from([]);
+        }
+        let public = batch.encoded.public_view(|| {
+            public_view(
+                &batch.record,
+                &batch.seed_commitment,
+                &batch.state,
+                batch.seq_after(),
+            )
+            .encode_to_vec()
+            .into()
+        });
+        let own = own_view(&batch.state, viewer, batch.deadline).encode_to_vec();
+        let view: [&[u8]; 2] = [&public, &own];
+        let n = updates.len();
+        updates
+            .iter()
+            .enumerate()
+            .map(|(i, update)| {
+                let view = carries_view(views, i, n).then_some(&view[..]);
+                (
+                    update.seq,
+                    theboss::encoded::encode_update_with_view(update, view),
+                )
+            })
+            .collect()
+    })
+}
+
 /// What an action tells the seat that sent it: the events it may see, and the seq after.
-pub fn submit_response(committed: &Committed, views: ViewsOn) -> v1::SubmitActionResponse {
-    v1::SubmitActionResponse {
-        updates: batch_updates(&committed.batch, Viewer::Seat(committed.seat), 0, views),
+/// The updates are the bytes that seat's streams send (made once for both).
+pub fn submit_response(
+    committed: &Committed,
+    views: ViewsOn,
+) -> theboss::encoded::SubmitActionResponse {
+    let updates = encoded_updates(&committed.batch, Viewer::Seat(committed.seat), views);
+    theboss::encoded::SubmitActionResponse::Updates {
+        updates: updates.iter().map(|(_, bytes)| bytes.clone()).collect(),
         seq: committed.batch.seq_after(),
     }
 }
@@ -643,4 +746,65 @@ pub fn arranged_seat_to_wire(seat: crate::store::LadderSeat) -> v1::LadderMatch 
         already_seated: false,
         series: seat.series,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::actor::fixtures;
+
+    /// The views an action's updates carry are encoded in parts, shared between viewers; the
+    /// bytes every stream and answer sends must decode to exactly the messages built whole.
+    #[tokio::test]
+    async fn encoded_updates_are_the_updates_built_whole_for_every_viewer() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let (game, players) = fixtures::clocked_two_player_game(store).await;
+        fixtures::play_to_end(&game, &players).await;
+        let batches = game.watch(Some(0)).await.unwrap().backlog.build();
+        assert!(batches.len() > 20, "{} batches", batches.len());
+        let mut with_views = 0;
+        let mut with_legal = 0;
+        for batch in &batches {
+            for viewer in [
+                Viewer::Seat(0),
+                Viewer::Seat(1),
+                Viewer::Seat(2),
+                Viewer::Spectator,
+            ] {
+                for views in [ViewsOn::EveryUpdate, ViewsOn::LastUpdate] {
+                    let whole = batch_updates(batch, viewer, views);
+                    let encoded = encoded_updates(batch, viewer, views);
+                    let decoded: Vec<v1::GameUpdate> = encoded
+                        .iter()
+                        .map(|(seq, bytes)| {
+                            let update = v1::GameUpdate::decode(bytes.clone()).unwrap();
+                            assert_eq!(update.seq, *seq);
+                            update
+                        })
+                        .collect();
+                    assert_eq!(
+                        decoded,
+                        whole,
+                        "{viewer:?}, {views:?}, after {}",
+                        batch.seq_after()
+                    );
+                    for update in &whole {
+                        with_views += usize::from(update.view.is_some());
+                        with_legal += usize::from(
+                            update
+                                .view
+                                .as_ref()
+                                .and_then(|v| v.legal.as_ref())
+                                .is_some_and(|l| l.deadline.is_some()),
+                        );
+                    }
+                }
+            }
+        }
+        // The views compared held hands, legal turns and deadlines, not only empty parts.
+        assert!(
+            with_views > 100 && with_legal > 20,
+            "{with_views} views, {with_legal} with legal turns"
+        );
+    }
 }

@@ -33,17 +33,34 @@ pub async fn two_player_game(
     store: Arc<dyn Store>,
     options: ActorOptions,
 ) -> (GameHandle, Vec<PlayerInfo>) {
+    let settings = Settings::new(2, vec![], 0, Visibility::Public).unwrap();
+    game_with(store, options, settings, None).await
+}
+
+/// As [`two_player_game`], with a 60-second turn clock and a seed commitment.
+pub async fn clocked_two_player_game(store: Arc<dyn Store>) -> (GameHandle, Vec<PlayerInfo>) {
+    let settings = Settings::new(2, vec![], 60, Visibility::Public).unwrap();
+    let salt = Some(crate::domain::new_seed_salt());
+    game_with(store, ActorOptions::default(), settings, salt).await
+}
+
+async fn game_with(
+    store: Arc<dyn Store>,
+    options: ActorOptions,
+    settings: Settings,
+    seed_salt: Option<String>,
+) -> (GameHandle, Vec<PlayerInfo>) {
     let players = two_players(&*store).await;
     let record = GameRecord {
         id: "g".into(),
-        settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
+        settings,
         seed: 5,
         created_by: "p0".into(),
         // Created now: a table created long ago would expire before anyone joins.
         created_at: crate::domain::now_micros(),
         ladder: false,
         series: None,
-        seed_salt: None,
+        seed_salt,
         seeded: false,
     };
     store.create_game(&record, None).await.unwrap();

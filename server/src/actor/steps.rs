@@ -30,13 +30,15 @@ pub struct Batch {
     /// When the action was committed (micros).
     pub at: i64,
     pub record: Arc<GameRecord>,
+    /// The record's seed commitment, which every view shows: hashed once per game.
+    pub seed_commitment: Arc<str>,
     /// The table right after the action.
     pub state: Arc<TableState>,
     /// When the seat to move will be played for (micros), if the game has a clock.
     pub deadline: Option<i64>,
-    /// The encoded updates of each kind of viewer, made once by the first watcher that needs
-    /// them and shared by the others. `watch` owns what goes in; the log only keeps the
-    /// encodings alive as long as the batch.
+    /// The encoded updates of each kind of viewer, made once by the first watcher or answer
+    /// that needs them and shared by the others. `wire::encoded_updates` owns what goes in;
+    /// the log only keeps the encodings alive as long as the batch.
     pub encoded: EncodedSlots,
 }
 
@@ -44,13 +46,15 @@ pub struct Batch {
 /// per choice of views (on every update, or on an action's last one).
 pub const ENCODED_SLOTS: usize = 10;
 
-/// One viewer's updates of a batch, each with its seq, encoded.
+/// One viewer's updates of a batch, each with its seq, each a `GameUpdate`'s encoding.
 pub type Encoded = Arc<[(u64, bytes::Bytes)]>;
 
-/// A batch's encoded updates, each slot filled once by whoever needs it first.
+/// A batch's encoded updates, each slot filled once by whoever needs it first, and the
+/// encoding of what every viewer sees of the table after it, which they all start from.
 #[derive(Debug, Default)]
 pub struct EncodedSlots {
     slots: [OnceLock<Encoded>; ENCODED_SLOTS],
+    public_view: OnceLock<bytes::Bytes>,
 }
 
 impl EncodedSlots {
@@ -60,6 +64,11 @@ impl EncodedSlots {
     /// If `slot` is not below [`ENCODED_SLOTS`].
     pub fn get_or_init(&self, slot: usize, encode: impl FnOnce() -> Encoded) -> Encoded {
         self.slots[slot].get_or_init(encode).clone()
+    }
+
+    /// The public view's encoding, made by `encode` if it is the first to be asked for.
+    pub fn public_view(&self, encode: impl FnOnce() -> bytes::Bytes) -> bytes::Bytes {
+        self.public_view.get_or_init(encode).clone()
     }
 }
 
@@ -121,6 +130,7 @@ pub struct History {
 #[derive(Debug, Clone)]
 pub struct Backlog {
     record: Arc<GameRecord>,
+    seed_commitment: Arc<str>,
     /// The table after step `base`.
     base_state: Arc<TableState>,
     /// The actions of steps `base + 1 ..`, with the tables the log kept for them.
@@ -156,6 +166,7 @@ impl Backlog {
                     events: logged.events,
                     at: logged.at,
                     record: self.record.clone(),
+                    seed_commitment: self.seed_commitment.clone(),
                     state: state.clone(),
                     deadline,
                     encoded: Default::default(),
@@ -181,6 +192,7 @@ struct Step {
 /// A game's record, its committed actions and what they did.
 pub struct StepLog {
     record: Arc<GameRecord>,
+    seed_commitment: Arc<str>,
     /// `steps[0]` is the empty table at creation; `steps[i]` follows action `i`.
     steps: Vec<Step>,
     actions: Vec<StoredAction>,
@@ -193,6 +205,12 @@ impl StepLog {
     /// The log of a game with no action yet.
     pub fn new(record: GameRecord) -> StepLog {
         let record = Arc::new(record);
+        let seed_commitment: Arc<str> = record
+            .seed_salt
+            .as_deref()
+            .map(|salt| theboss::fairness::seed_commitment(record.seed, salt))
+            .unwrap_or_default()
+            .into();
         let state = Arc::new(TableState::new(&record.settings));
         let created = Logged {
             seq_before: 0,
@@ -205,6 +223,7 @@ impl StepLog {
                 events: created.events.clone(),
                 at: created.at,
                 record: record.clone(),
+                seed_commitment: seed_commitment.clone(),
                 state: state.clone(),
                 deadline: None,
                 encoded: Default::default(),
@@ -217,6 +236,7 @@ impl StepLog {
             actions: Vec::new(),
             keys: HashMap::new(),
             record,
+            seed_commitment,
         }
     }
 
@@ -271,6 +291,7 @@ impl StepLog {
             events: logged.events.clone(),
             at: logged.at,
             record: self.record.clone(),
+            seed_commitment: self.seed_commitment.clone(),
             state: state.clone(),
             deadline,
             encoded: Default::default(),
@@ -334,6 +355,7 @@ impl StepLog {
             .unwrap_or(0);
         Backlog {
             record: self.record.clone(),
+            seed_commitment: self.seed_commitment.clone(),
             base_state: self.steps[base]
                 .state
                 .clone()

@@ -79,14 +79,17 @@ impl Forwarded for v1::GetViewRequest {
 }
 
 impl Forwarded for v1::SubmitActionRequest {
-    type Reply = v1::SubmitActionResponse;
+    type Reply = theboss::encoded::SubmitActionResponse;
 
     fn forward(
         self,
         mut peer: GameServiceClient<Channel>,
         m: MetadataMap,
     ) -> Forwarding<Self::Reply> {
-        Box::pin(async move { peer.submit_action(request_with(self, m)).await })
+        Box::pin(async move {
+            let answer = peer.submit_action(request_with(self, m)).await?;
+            Ok(answer.map(Into::into))
+        })
     }
 }
 

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use theboss::v1::{self, game_service_server};
 use tokio::sync::watch as signal;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use super::{RpcResult, reply};
@@ -15,7 +14,7 @@ use crate::auth::Authenticator;
 use crate::games::Games;
 use crate::limits::StreamCounts;
 use crate::store::Store;
-use crate::watch::WatchItem;
+use crate::watch::WatchStream;
 
 pub struct GameService {
     pub(super) store: Arc<dyn Store>,
@@ -105,7 +104,7 @@ impl game_service_server::GameService for GameService {
         reply(self.view(request).await).await
     }
 
-    type WatchGameStream = ReceiverStream<WatchItem>;
+    type WatchGameStream = WatchStream;
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "WatchGame", game = %short(&request.get_ref().game_id), player = tracing::field::Empty))]
     async fn watch_game(
@@ -119,7 +118,7 @@ impl game_service_server::GameService for GameService {
     async fn submit_action(
         &self,
         request: Request<v1::SubmitActionRequest>,
-    ) -> RpcResult<v1::SubmitActionResponse> {
+    ) -> RpcResult<theboss::encoded::SubmitActionResponse> {
         reply(self.submit(request).await).await
     }
 

@@ -152,8 +152,7 @@ impl GameService {
         request: Request<v1::JoinGameRequest>,
     ) -> Result<v1::JoinGameResponse, ApiError> {
         let player = caller(&self.auth, &request).await?;
-        let metadata = request.metadata().clone();
-        let request = request.into_inner();
+        let (metadata, _, request) = request.into_parts();
         let game_id = checked_id("game_id", &request.game_id)?.to_string();
         // A seat past the table is one mistake, INVALID_ARGUMENT, whatever its size: the
         // table refuses those it knows it lacks, this those no table has.
@@ -183,8 +182,7 @@ impl GameService {
         request: Request<v1::LeaveGameRequest>,
     ) -> Result<v1::LeaveGameResponse, ApiError> {
         let player = caller(&self.auth, &request).await?;
-        let metadata = request.metadata().clone();
-        let request = request.into_inner();
+        let (metadata, _, request) = request.into_parts();
         let game_id = checked_id("game_id", &request.game_id)?.to_string();
         self.on_owner(&game_id, request, &metadata, |game| {
             let player_id = player.id.clone();

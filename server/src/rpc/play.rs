@@ -54,8 +54,8 @@ impl GameService {
         request: Request<v1::GetViewRequest>,
     ) -> Result<v1::GetViewResponse, ApiError> {
         let player = caller(&self.auth, &request).await?;
-        let metadata = request.metadata().clone();
-        self.view_of(&player, request.into_inner(), &metadata).await
+        let (metadata, _, request) = request.into_parts();
+        self.view_of(&player, request, &metadata).await
     }
 
     /// What the caller can deduce of the face-down cards: computed from its own view only.
@@ -64,9 +64,9 @@ impl GameService {
         request: Request<v1::GetOddsRequest>,
     ) -> Result<v1::GetOddsResponse, ApiError> {
         let player = caller(&self.auth, &request).await?;
-        let metadata = request.metadata().clone();
+        let (metadata, _, request) = request.into_parts();
         let asked = v1::GetViewRequest {
-            game_id: request.into_inner().game_id,
+            game_id: request.game_id,
         };
         let view = self
             .view_of(&player, asked, &metadata)
@@ -116,10 +116,9 @@ impl GameService {
     pub(super) async fn submit(
         &self,
         request: Request<v1::SubmitActionRequest>,
-    ) -> Result<v1::SubmitActionResponse, ApiError> {
+    ) -> Result<theboss::encoded::SubmitActionResponse, ApiError> {
         let player = caller(&self.auth, &request).await?;
-        let metadata = request.metadata().clone();
-        let request = request.into_inner();
+        let (metadata, _, request) = request.into_parts();
         let game_id = checked_id("game_id", &request.game_id)?.to_string();
         if request.idempotency_key.len() > MAX_IDEMPOTENCY_KEY_BYTES {
             return Err(ApiError::invalid(
@@ -149,8 +148,7 @@ impl GameService {
         request: Request<v1::GetHistoryRequest>,
     ) -> Result<v1::GetHistoryResponse, ApiError> {
         let player = caller(&self.auth, &request).await?;
-        let metadata = request.metadata().clone();
-        let request = request.into_inner();
+        let (metadata, _, request) = request.into_parts();
         let game_id = checked_id("game_id", &request.game_id)?.to_string();
         self.on_owner(&game_id, request, &metadata, |game| {
             let player_id = player.id.clone();

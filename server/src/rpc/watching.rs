@@ -3,21 +3,20 @@
 //! still being played, only for its own players.
 
 use theboss::v1;
-use tokio_stream::wrappers::ReceiverStream;
 use tonic::Request;
 
 use super::play::may_look_on;
 use super::{GameService, caller, checked_id};
 use crate::error::ApiError;
 use crate::game_error::GameError;
-use crate::watch::{self, WatchItem, WatchOptions};
+use crate::watch::{self, WatchOptions, WatchStream};
 use crate::wire;
 
 impl GameService {
     pub(super) async fn watch(
         &self,
         request: Request<v1::WatchGameRequest>,
-    ) -> Result<ReceiverStream<WatchItem>, ApiError> {
+    ) -> Result<WatchStream, ApiError> {
         let player = caller(&self.auth, &request).await?;
         let request = request.into_inner();
         let views = wire::views_on_from_wire(request.update_views)?;
@@ -34,7 +33,7 @@ impl GameService {
         let seated = subscription.latest.state.seat_of(&player.id).is_some();
         may_look_on(&*self.store, &subscription.latest.record, seated).await?;
         let permit = self.streams.open(&player.id, game_id, !seated)?;
-        let rx = watch::spawn(
+        Ok(watch::stream(
             game,
             player.id,
             subscription,
@@ -45,7 +44,6 @@ impl GameService {
             },
             permit,
             self.stopping.clone(),
-        );
-        Ok(ReceiverStream::new(rx))
+        ))
     }
 }

@@ -14,7 +14,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::sync::{Mutex, mpsc, oneshot};
 
 use super::StoreError;
 
@@ -40,41 +40,38 @@ type Pending = (Append, oneshot::Sender<Result<(), StoreError>>);
 /// The games whose appends a writer refused (it does not own them).
 pub(super) type Refused = Vec<String>;
 
-/// The queue of appends and the task that writes them.
+/// The queue of appends and the lanes that write them.
 pub(super) struct GroupCommit {
     queue: mpsc::UnboundedSender<Pending>,
 }
 
+/// The group a lane writes: the appends, then who waits for each.
+type Group = (Arc<[Append]>, Vec<oneshot::Sender<Result<(), StoreError>>>);
+
 impl GroupCommit {
-    /// Starts the writer: at most `lanes` groups in flight, each of at most `max_group`
-    /// appends, written by `write` in one transaction.
+    /// Starts `lanes` writers, each writing one group of at most `max_group` appends at a
+    /// time, in one transaction, with `write`.
+    ///
+    /// The lanes share the queue: the free lane that holds it takes the first append as it
+    /// arrives, with whatever queued behind it, and lets the next free lane wait for more.
+    /// So an append that finds a lane free wakes that lane directly (one hop, no task spawned
+    /// per group), and appends wait for each other only while every lane is busy.
     pub fn start<W, F>(lanes: usize, max_group: usize, write: W) -> GroupCommit
     where
-        W: Fn(Vec<Append>) -> F + Send + Sync + 'static,
+        W: Fn(Arc<[Append]>) -> F + Send + Sync + 'static,
         F: Future<Output = Result<Refused, sqlx::Error>> + Send + 'static,
     {
-        let (queue, mut pending) = mpsc::unbounded_channel::<Pending>();
+        let (queue, pending) = mpsc::unbounded_channel::<Pending>();
+        let pending = Arc::new(Mutex::new(pending));
         let write = Arc::new(write);
-        let lanes = Arc::new(Semaphore::new(lanes.max(1)));
-        tokio::spawn(async move {
-            while let Some(first) = pending.recv().await {
-                let Ok(lane) = lanes.clone().acquire_owned().await else {
-                    return;
-                };
-                let mut group = vec![first];
-                while group.len() < max_group {
-                    match pending.try_recv() {
-                        Ok(next) => group.push(next),
-                        Err(_) => break,
-                    }
-                }
-                let write = write.clone();
-                tokio::spawn(async move {
+        for _ in 0..lanes.max(1) {
+            let (pending, write) = (pending.clone(), write.clone());
+            tokio::spawn(async move {
+                while let Some(group) = next_group(&pending, max_group).await {
                     commit_group(&*write, group).await;
-                    drop(lane);
-                });
-            }
-        });
+                }
+            });
+        }
         GroupCommit { queue }
     }
 
@@ -98,29 +95,51 @@ fn answer(append: &Append, refused: &Refused) -> Result<(), StoreError> {
     }
 }
 
-async fn commit_group<W, F>(write: &W, mut group: Vec<Pending>)
+/// The next group: the first append to come, and those queued behind it. None once the
+/// store is gone.
+async fn next_group(
+    pending: &Mutex<mpsc::UnboundedReceiver<Pending>>,
+    max: usize,
+) -> Option<Group> {
+    let mut pending = pending.lock().await;
+    let first = pending.recv().await?;
+    let mut appends = vec![first.0];
+    let mut replies = vec![first.1];
+    while appends.len() < max {
+        match pending.try_recv() {
+            Ok((append, reply)) => {
+                appends.push(append);
+                replies.push(reply);
+            }
+            Err(_) => break,
+        }
+    }
+    Some((appends.into(), replies))
+}
+
+async fn commit_group<W, F>(write: &W, (appends, replies): Group)
 where
-    W: Fn(Vec<Append>) -> F,
+    W: Fn(Arc<[Append]>) -> F,
     F: Future<Output = Result<Refused, sqlx::Error>>,
 {
-    let appends: Vec<Append> = group.iter().map(|(a, _)| a.clone()).collect();
     // A caller that went away does not mind: its action is committed all the same.
-    match write(appends).await {
+    match write(appends.clone()).await {
         Ok(refused) => {
-            for (append, reply) in group {
-                let _ = reply.send(answer(&append, &refused));
+            for (append, reply) in appends.iter().zip(replies) {
+                let _ = reply.send(answer(append, &refused));
             }
         }
-        Err(error) if group.len() == 1 => {
-            let (append, reply) = group.pop().expect("one");
-            let _ = reply.send(Err(as_store_error(error, &append)));
+        Err(error) if appends.len() == 1 => {
+            if let Some(reply) = replies.into_iter().next() {
+                let _ = reply.send(Err(as_store_error(error, &appends[0])));
+            }
         }
         Err(error) => {
-            tracing::debug!(%error, appends = group.len(), "a group failed; writing it one by one");
-            for (append, reply) in group {
-                let result = match write(vec![append.clone()]).await {
-                    Ok(refused) => answer(&append, &refused),
-                    Err(e) => Err(as_store_error(e, &append)),
+            tracing::debug!(%error, appends = appends.len(), "a group failed; writing it one by one");
+            for (append, reply) in appends.iter().zip(replies) {
+                let result = match write(Arc::from([append.clone()])).await {
+                    Ok(refused) => answer(append, &refused),
+                    Err(e) => Err(as_store_error(e, append)),
                 };
                 let _ = reply.send(result);
             }
@@ -167,11 +186,11 @@ mod tests {
     /// A writer that takes 20 ms, remembers each group, and fails any group holding "bad".
     fn recording() -> (
         Groups,
-        impl Fn(Vec<Append>) -> Written + Send + Sync + 'static,
+        impl Fn(Arc<[Append]>) -> Written + Send + Sync + 'static,
     ) {
         let groups = Arc::new(Mutex::new(Vec::new()));
         let seen = groups.clone();
-        let write = move |appends: Vec<Append>| {
+        let write = move |appends: Arc<[Append]>| {
             let seen = seen.clone();
             Box::pin(async move {
                 tokio::time::sleep(Duration::from_millis(20)).await;

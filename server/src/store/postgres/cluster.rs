@@ -85,6 +85,15 @@ struct Committed {
     a: Option<String>,
 }
 
+/// How the notifications of replica `id`'s actions begin: `r`, the writer, is their first key
+/// (`NOTIFY_ACTION`, `APPEND_GROUP`), as `json_build_object` writes it. Should PostgreSQL ever
+/// write it otherwise, nothing starts so, and its own actions are parsed and passed by as
+/// before.
+fn own_actions_start(id: &str) -> String {
+    let quoted = serde_json::to_string(id).expect("a string serializes");
+    format!("{{\"r\" : {quoted}")
+}
+
 fn parse_notification(channel: &str, payload: &str) -> Option<Notification> {
     match channel {
         ACTIONS_CHANNEL => {
@@ -247,9 +256,18 @@ impl ClusterStore for PostgresStore {
             .listen_all([ACTIONS_CHANNEL, LADDER_CHANNEL, CLUSTER_CHANNEL])
             .await?;
         let (tx, rx) = mpsc::unbounded_channel();
+        let own = self.me.get().map(|me| own_actions_start(&me.id));
         tokio::spawn(async move {
             loop {
                 let notification = match listener.try_recv().await {
+                    // This replica's own actions, the most frequent notification by far: its
+                    // games have them already.
+                    Ok(Some(n))
+                        if n.channel() == ACTIONS_CHANNEL
+                            && own.as_ref().is_some_and(|own| n.payload().starts_with(own)) =>
+                    {
+                        None
+                    }
                     Ok(Some(n)) => parse_notification(n.channel(), n.payload()),
                     // The connection was lost and is back: what was sent meanwhile is lost.
                     Ok(None) => Some(Notification::Resync),
@@ -299,5 +317,60 @@ impl ClusterStore for PostgresStore {
             let _ = connection.close().await;
         });
         Ok(Some(Box::new(PgLeadership { held, _stop: stop })))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A replica passes its own actions' notifications by from how they begin; the test holds
+    /// that start to what PostgreSQL writes, and the rest to what every replica parses.
+    #[tokio::test]
+    async fn a_replica_knows_its_own_actions_by_how_their_notifications_begin() {
+        let url = crate::testing::fresh_postgres_url().await;
+        let store = PostgresStore::connect(&url).await.unwrap();
+        let mut listener = PgListener::connect_with(&store.pool).await.unwrap();
+        listener.listen(ACTIONS_CHANNEL).await.unwrap();
+        // Channels are the database's: other tests' replicas notify on it too.
+        let me = format!("replica-{}", uuid::Uuid::new_v4());
+        sqlx::query(super::super::NOTIFY_ACTION)
+            .bind("g1")
+            .bind(3_i64)
+            .bind(Some("p1"))
+            .bind(None::<&str>)
+            .bind(1_i32)
+            .bind("not an action")
+            .bind(42_i64)
+            .bind(&me)
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        let payload = loop {
+            let notification = listener.recv().await.unwrap();
+            if notification.payload().contains(&me) {
+                break notification.payload().to_string();
+            }
+        };
+        assert!(
+            payload.starts_with(&own_actions_start(&me)),
+            "{payload:?} does not start with {:?}",
+            own_actions_start(&me)
+        );
+        let other = format!("{me}-2");
+        assert!(!payload.starts_with(&own_actions_start(&other)));
+        assert!(!payload.starts_with(&own_actions_start("replica")));
+        // Another replica reads it as before.
+        match parse_notification(ACTIONS_CHANNEL, &payload) {
+            Some(Notification::Action {
+                game_id,
+                seq,
+                action,
+            }) => {
+                assert_eq!((game_id.as_str(), seq), ("g1", 3));
+                assert!(action.is_none(), "not an action: {action:?}");
+            }
+            _ => panic!("{payload:?} is an action's notification"),
+        }
     }
 }

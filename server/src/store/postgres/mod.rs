@@ -34,8 +34,10 @@ const MAX_GROUP: usize = 256;
 pub(in crate::store) const FENCE_GAME: &str = "SELECT 1 FROM games g WHERE g.id = $1 AND g.owner = $2 \
      AND EXISTS (SELECT 1 FROM replicas r WHERE r.id = $2 AND r.lease_until > now()) FOR SHARE OF g";
 /// The notification of one committed action, as the group statement sends it.
+/// `r`, the replica that wrote it, comes first, so that its own listener can pass it by
+/// without parsing it (see `cluster::listen`).
 pub(in crate::store) const NOTIFY_ACTION: &str = "SELECT pg_notify('theboss_actions', \
-     json_build_object('g', $1::text, 's', $2::bigint, 'p', $3::text, 'k', $4::text, \
+     json_build_object('r', $8::text, 'g', $1::text, 's', $2::bigint, 'p', $3::text, 'k', $4::text, \
      'f', $5::int, 't', $7::bigint, 'a', CASE WHEN length($6::text) < 6000 THEN $6::text END)::text)";
 /// A group of simple appends (see `group`) in one statement, one round trip, one
 /// transaction: every action row, and each game's row where something kept there changes.
@@ -56,7 +58,7 @@ pub(in crate::store) const APPEND_GROUP: &str = "WITH input AS ( \
      acted = o.acted FROM owned o WHERE g.id = o.game_id \
      AND (g.status <> o.status OR g.winners <> o.winners OR g.money <> o.money OR g.acted <> o.acted)) \
      SELECT i.game_id FROM inserted i CROSS JOIN LATERAL \
-     (SELECT pg_notify('theboss_actions', json_build_object('g', i.game_id, 's', i.seq, \
+     (SELECT pg_notify('theboss_actions', json_build_object('r', $12::text, 'g', i.game_id, 's', i.seq, \
      'p', i.player_id, 'k', i.idempotency_key, 'f', i.format, 't', i.at, \
      'a', CASE WHEN length(i.payload) < 6000 THEN i.payload END)::text)) n";
 
@@ -187,33 +189,23 @@ impl SqlStore<sqlx::Postgres> {
 async fn write_group(
     pool: sqlx::PgPool,
     me: Option<String>,
-    appends: Vec<Append>,
+    appends: Arc<[Append]>,
 ) -> Result<Refused, sqlx::Error> {
-    let n = appends.len();
-    let mut games = Vec::with_capacity(n);
-    let mut seqs = Vec::with_capacity(n);
-    let mut players = Vec::with_capacity(n);
-    let mut keys = Vec::with_capacity(n);
-    let mut formats = Vec::with_capacity(n);
-    let mut payloads = Vec::with_capacity(n);
-    let mut ats = Vec::with_capacity(n);
-    let mut statuses = Vec::with_capacity(n);
-    let mut winners = Vec::with_capacity(n);
-    let mut money = Vec::with_capacity(n);
-    let mut acted = Vec::with_capacity(n);
-    for a in appends {
-        games.push(a.game_id);
-        seqs.push(a.seq);
-        players.push(a.player_id);
-        keys.push(a.idempotency_key);
-        formats.push(a.format);
-        payloads.push(a.payload);
-        ats.push(a.at);
-        statuses.push(a.status);
-        winners.push(a.winners);
-        money.push(a.money);
-        acted.push(a.acted);
+    // Columns borrowed from the appends: nothing is copied but into the statement's buffer.
+    fn column<'a, T>(appends: &'a [Append], field: impl Fn(&'a Append) -> T) -> Vec<T> {
+        appends.iter().map(field).collect()
     }
+    let games = column(&appends, |a| a.game_id.as_str());
+    let seqs = column(&appends, |a| a.seq);
+    let players = column(&appends, |a| a.player_id.as_deref());
+    let keys = column(&appends, |a| a.idempotency_key.as_deref());
+    let formats = column(&appends, |a| a.format);
+    let payloads = column(&appends, |a| a.payload.as_str());
+    let ats = column(&appends, |a| a.at);
+    let statuses = column(&appends, |a| a.status);
+    let winners = column(&appends, |a| a.winners.as_str());
+    let money = column(&appends, |a| a.money.as_str());
+    let acted = column(&appends, |a| a.acted.as_str());
     let written: Vec<(String,)> = sqlx::query_as(APPEND_GROUP)
         .bind(&games)
         .bind(seqs)
@@ -232,5 +224,6 @@ async fn write_group(
     Ok(games
         .into_iter()
         .filter(|g| !written.iter().any(|(w,)| w == g))
+        .map(str::to_string)
         .collect())
 }

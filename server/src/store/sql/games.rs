@@ -217,7 +217,7 @@ where
         if let Some(job) = &effects.rating {
             Self::rate_in(&mut *tx, job, action.at).await?;
         }
-        if let (Some(notify), Some(_)) = (DB::NOTIFY_ACTION, self.owner_id()) {
+        if let (Some(notify), Some(me)) = (DB::NOTIFY_ACTION, self.owner_id()) {
             sqlx::query(notify)
                 .bind(game_id)
                 .bind(seq)
@@ -226,6 +226,7 @@ where
                 .bind(format)
                 .bind(payload.as_str())
                 .bind(action.at)
+                .bind(me)
                 .execute(&mut *tx)
                 .await?;
         }

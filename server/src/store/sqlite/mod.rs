@@ -68,11 +68,14 @@ impl SqlStore<sqlx::Sqlite> {
 
 /// A group of appends in one transaction: its statements are calls in this process, and its
 /// one commit is the one fsync.
-async fn write_group(pool: sqlx::SqlitePool, appends: Vec<Append>) -> Result<Refused, sqlx::Error> {
+async fn write_group(
+    pool: sqlx::SqlitePool,
+    appends: Arc<[Append]>,
+) -> Result<Refused, sqlx::Error> {
     let mut tx = pool
         .begin_with(<sqlx::Sqlite as Backend>::BEGIN_WRITE)
         .await?;
-    for a in &appends {
+    for a in appends.iter() {
         sqlx::query(INSERT_ACTION)
             .bind(&a.game_id)
             .bind(a.seq)
