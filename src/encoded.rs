@@ -1,7 +1,7 @@
 //! The two responses the generated servers may send from bytes encoded ahead: a game's update
 //! is the same for every stream of the same viewer, and for the `SubmitAction` answer of the
 //! seat that caused it, so the server encodes each [`v1::GameUpdate`] once
-//! ([`encode_update`], [`encode_update_with_view`]) and every such answer copies the same
+//! ([`encode_update_with_view`]) and every such answer copies the same
 //! bytes into its buffer instead of building and encoding its own copy.
 //!
 //! A view may itself be given in encoded parts: protobuf lets a message's fields come in any
@@ -13,8 +13,9 @@
 //! - [`WatchGameResponse`]: a message, or one update encoded ahead.
 //! - [`SubmitActionResponse`]: a message, or the updates encoded ahead and the seq.
 //!
-//! Clients see ordinary `theboss.v1` messages: the bytes written are exactly the encoding of
-//! the message they stand for (the tests below hold both to that).
+//! Clients see ordinary `theboss.v1` messages: the bytes written decode as the message they
+//! stand for, and are exactly its encoding but for a view given in parts, whose fields then
+//! come in another order (the tests below hold both to that).
 
 use bytes::{Buf, BufMut, Bytes};
 use prost::Message;
@@ -30,12 +31,6 @@ const WATCH_UPDATE: u32 = 2;
 const SUBMIT_UPDATES: u32 = 1;
 /// `SubmitActionResponse.seq`'s field number.
 const SUBMIT_SEQ: u32 = 2;
-
-/// A `theboss.v1.GameUpdate`'s encoding (without a length delimiter), to be sent on any
-/// number of streams and answers.
-pub fn encode_update(update: &v1::GameUpdate) -> Bytes {
-    Bytes::from(update.encode_to_vec())
-}
 
 /// A `theboss.v1.GameUpdate`'s encoding whose view is given as `view`, the encodings of
 /// parts of one `GameView` (see the module's header): the bytes decode as `update` with
@@ -75,7 +70,7 @@ fn message_field_len(tag: u32, bytes: &[u8]) -> usize {
 pub enum WatchGameResponse {
     /// A message, encoded when sent.
     Message(Box<v1::WatchGameResponse>),
-    /// `message { update }`, the update encoded ahead by [`encode_update`].
+    /// `message { update }`, the update encoded ahead by [`encode_update_with_view`].
     Update(Bytes),
 }
 
@@ -148,7 +143,7 @@ impl Message for WatchGameResponse {
 pub enum SubmitActionResponse {
     /// A message, encoded when sent (an answer forwarded from another replica).
     Message(v1::SubmitActionResponse),
-    /// `updates`, each encoded ahead by [`encode_update`], and `seq`.
+    /// `updates`, each encoded ahead by [`encode_update_with_view`], and `seq`.
     Updates { updates: Vec<Bytes>, seq: u64 },
 }
 
@@ -262,7 +257,7 @@ mod tests {
         let message = v1::WatchGameResponse {
             message: Some(Kind::Update(update(7))),
         };
-        let ahead = WatchGameResponse::Update(encode_update(&update(7)));
+        let ahead = WatchGameResponse::Update(update(7).encode_to_vec().into());
         let sent = ahead.encode_length_delimited_to_vec();
         assert_eq!(sent, message.encode_length_delimited_to_vec());
         assert_eq!(ahead.encoded_len(), message.encoded_len());
@@ -337,7 +332,10 @@ mod tests {
                 seq,
             };
             let ahead = SubmitActionResponse::Updates {
-                updates: updates.iter().map(|&s| encode_update(&update(s))).collect(),
+                updates: updates
+                    .iter()
+                    .map(|&s| update(s).encode_to_vec().into())
+                    .collect(),
                 seq,
             };
             assert_eq!(ahead.encode_to_vec(), message.encode_to_vec());

@@ -79,6 +79,7 @@ pub fn stream(
         ticker,
         stopping,
         span: span.clone(),
+        finished: false,
         _permit: permit,
     };
     stream::unfold(watcher, |mut watcher| {
@@ -117,15 +118,19 @@ struct Watcher {
     ticker: Interval,
     stopping: signal::Receiver<bool>,
     span: tracing::Span,
+    /// The stream reached its end (as opposed to being dropped by a client that went away;
+    /// `phase` cannot tell, as it reads `Ended` while the watcher waits).
+    finished: bool,
     _permit: WatchPermit,
 }
 
 impl Drop for Watcher {
     fn drop(&mut self) {
         let _entered = self.span.enter();
-        match self.phase {
-            Phase::Ended => tracing::debug!(seq = self.last_seq, "stream ended"),
-            _ => tracing::debug!(seq = self.last_seq, "watcher went away"),
+        if self.finished {
+            tracing::debug!(seq = self.last_seq, "stream ended");
+        } else {
+            tracing::debug!(seq = self.last_seq, "watcher went away");
         }
         crate::metrics::watch_streams(-1.0);
     }
@@ -139,7 +144,10 @@ impl Watcher {
                 return Some(item);
             }
             match std::mem::replace(&mut self.phase, Phase::Ended) {
-                Phase::Ended => return None,
+                Phase::Ended => {
+                    self.finished = true;
+                    return None;
+                }
                 Phase::Starting {
                     subscription,
                     after_seq,

@@ -801,6 +801,35 @@ mod tests {
                 }
             }
         }
+        // What the split relies on: the engine's view of a seat is its spectator view plus
+        // the seat's own fields, and `own_view` takes exactly those.
+        let mut seats_checked = 0;
+        for batch in &batches {
+            let Some(game) = &batch.state.game else {
+                continue;
+            };
+            let spectator = view_to_wire(&game.view(Viewer::Spectator));
+            for seat in 0..game.players() {
+                let engine = view_to_wire(&game.view(Viewer::Seat(seat)));
+                let own = own_view(&batch.state, Viewer::Seat(seat), None);
+                assert_eq!(
+                    (&own.viewer_seat, &own.hand),
+                    (&engine.viewer_seat, &engine.hand)
+                );
+                if batch.state.status == Status::Running {
+                    assert_eq!(own.legal, engine.legal);
+                }
+                let public_part = v1::GameView {
+                    viewer_seat: None,
+                    hand: Vec::new(),
+                    legal: None,
+                    ..engine
+                };
+                assert_eq!(public_part, spectator, "seat {seat}");
+                seats_checked += 1;
+            }
+        }
+        assert!(seats_checked > 40, "{seats_checked} seats' views checked");
         // The views compared held hands, legal turns and deadlines, not only empty parts.
         assert!(
             with_views > 100 && with_legal > 20,

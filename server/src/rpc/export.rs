@@ -83,13 +83,7 @@ pub fn record_of(stored: StoredGame, player_id: &str) -> Result<Record, GameErro
     };
     let summary = wire::listing_to_wire(&listing);
     let revealed = wire::history_response(&history, player_id, true);
-    let commitment = latest
-        .record
-        .seed_salt
-        .as_deref()
-        .map(|salt| theboss::fairness::seed_commitment(latest.record.seed, salt))
-        .unwrap_or_default();
-    Record::from_wire(&summary, &revealed, &commitment).map_err(|e| {
+    Record::from_wire(&summary, &revealed, &latest.seed_commitment).map_err(|e| {
         GameError::Store(crate::store::StoreError::Corrupt(format!(
             "game {}: {e}",
             listing.record.id
