@@ -1,6 +1,10 @@
 //! The load generator: many concurrent complete games through a real server, every seat a
 //! registered player watching its own stream. For each action it measures the time from
-//! sending `SubmitAction` until every seat's stream has delivered the result.
+//! sending `SubmitAction` until every seat's stream has delivered the result. It reads of
+//! each message only what it needs ([`glance`]), so that it takes as little as it can of
+//! the machine it shares with the server.
+
+mod glance;
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -153,7 +157,7 @@ async fn one_game(
     for (i, s) in seats.iter().enumerate() {
         s.join(&game_id, Some(i as u32)).await?;
     }
-    let (tx, mut rx) = mpsc::unbounded_channel::<(usize, v1::GameView)>();
+    let (tx, mut rx) = mpsc::unbounded_channel::<(usize, glance::Glance)>();
     let mut watchers = JoinSet::new();
     for (i, s) in seats.iter().enumerate() {
         let (s, tx, game_id) = (s.clone(), tx.clone(), game_id.clone());
@@ -163,12 +167,15 @@ async fn one_game(
                 after_seq: None,
                 update_views: v1::UpdateViews::ActionComplete as i32,
             };
-            let mut stream = s.watch(request).await?;
-            while let Some(message) = stream.message().await.map_err(|status| ClientError::Rpc {
+            let mut stream = glance::watch(&s, request).await?;
+            while let Some(frame) = stream.message().await.map_err(|status| ClientError::Rpc {
                 call: "WatchGame",
                 status,
             })? {
-                let Some(view) = message.into_view() else {
+                let Some(view) = frame
+                    .glance()
+                    .map_err(|e| glance::undecodable("WatchGame", e))?
+                else {
                     continue;
                 };
                 if tx.send((i, view)).is_err() {
@@ -179,7 +186,7 @@ async fn one_game(
         });
     }
     drop(tx);
-    let mut latest: Vec<Option<v1::GameView>> = vec![None; seats.len()];
+    let mut latest: Vec<Option<glance::Glance>> = vec![None; seats.len()];
     let mut random = Random::new(seed);
     let mut latencies = Vec::new();
     let mut target = 0;
@@ -200,15 +207,21 @@ async fn one_game(
         let Some(to_move) = latest[0].as_ref().and_then(|v| v.to_move) else {
             break;
         };
-        let view = latest[to_move as usize]
+        let glance = latest[to_move as usize]
             .as_ref()
             .expect("every seat has a view");
-        let turn = random.choose(&theboss::convert::view_from_wire(view)?, None);
+        let view = glance
+            .decode()
+            .map_err(|e| glance::undecodable("WatchGame", e))?;
+        let turn = random.choose(&theboss::convert::view_from_wire(&view)?, None);
         sent = Some(Instant::now());
-        let response = seats[to_move as usize]
-            .submit(&game_id, view.seq, theboss::convert::turn_to_wire(&turn))
-            .await?;
-        target = response.seq;
+        target = glance::submit(
+            &seats[to_move as usize],
+            &game_id,
+            view.seq,
+            theboss::convert::turn_to_wire(&turn),
+        )
+        .await?;
     }
     watchers.shutdown().await;
     Ok(latencies)

@@ -87,7 +87,10 @@ impl Session {
 
     /// One call on the current replica. If the replica cannot be reached, the next call goes
     /// to the next one; a `read` (a call with no effect) is tried there at once.
-    pub(crate) async fn call<T, F, Fut>(
+    ///
+    /// Public for calls the typed methods do not make: `f` gets the replica's channel and
+    /// makes the call itself (e.g. the load generator's, with a codec that decodes less).
+    pub async fn call<T, F, Fut>(
         &self,
         call: &'static str,
         read: bool,

@@ -88,6 +88,13 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for Coalesced<W> {
             // Too big to gather: it goes as it is.
             return Pin::new(&mut this.inner).poll_write(cx, buf);
         }
+        if this.held.capacity() == 0 {
+            // One allocation for the whole gathering. Grown from empty by doubling, the buffer
+            // was reallocated and copied up to a dozen times per flush, and the reallocations
+            // touched fresh pages (issue 21's profile: the kernel zeroing pages under
+            // `poll_write`).
+            this.held.reserve_exact(CAPACITY);
+        }
         this.held.extend_from_slice(buf);
         Poll::Ready(Ok(buf.len()))
     }
@@ -156,6 +163,7 @@ mod tests {
             out.write_all(part).await.unwrap();
         }
         assert!(recorder.writes.lock().unwrap().is_empty(), "held");
+        assert_eq!(out.held.capacity(), CAPACITY, "allocated once, not grown");
         out.flush().await.unwrap();
         assert_eq!(
             *recorder.writes.lock().unwrap(),

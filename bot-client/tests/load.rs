@@ -1,0 +1,24 @@
+//! The load generator through a real in-process server: every game played to its end, every
+//! action's latency counted once, and each action's `seq` read from the answer (a stale one
+//! would stall the game, a wrong one end it early).
+
+use theboss_bot::load::{self, LoadConfig};
+use theboss_server::testing::TestServer;
+
+#[tokio::test]
+async fn the_load_plays_every_game_to_its_end() {
+    let server = TestServer::sqlite().await;
+    let config = LoadConfig {
+        servers: vec![server.url()],
+        games: 3,
+        players: 4,
+        rounds: 2,
+    };
+    let report = load::run(&config).await.unwrap();
+    assert_eq!(report.errors, 0);
+    assert_eq!(report.games, 6);
+    assert_eq!(report.latencies.len(), report.actions);
+    // A 4-player game takes dozens of turns; a load that stopped at the first would not.
+    assert!(report.actions > 6 * 20, "{} actions", report.actions);
+    server.stop().await;
+}
