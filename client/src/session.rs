@@ -281,6 +281,23 @@ impl Session {
         Ok((records, next))
     }
 
+    /// The request that sends `action` once under `key`, as this type's submits send it.
+    pub fn submit_request(
+        game_id: &str,
+        expected_seq: u64,
+        key: &str,
+        action: v1::TurnAction,
+    ) -> v1::SubmitActionRequest {
+        v1::SubmitActionRequest {
+            game_id: game_id.to_string(),
+            expected_seq,
+            idempotency_key: key.to_string(),
+            action: Some(action),
+            // The answer's events; the view that follows comes on the stream.
+            update_views: v1::UpdateViews::ActionComplete as i32,
+        }
+    }
+
     /// Sends a turn once, under the given idempotency key.
     pub async fn submit_with_key(
         &self,
@@ -289,14 +306,7 @@ impl Session {
         key: &str,
         action: v1::TurnAction,
     ) -> Result<v1::SubmitActionResponse, ClientError> {
-        let message = v1::SubmitActionRequest {
-            game_id: game_id.to_string(),
-            expected_seq,
-            idempotency_key: key.to_string(),
-            action: Some(action),
-            // The answer's events; the view that follows comes on the stream.
-            update_views: v1::UpdateViews::ActionComplete as i32,
-        };
+        let message = Session::submit_request(game_id, expected_seq, key, action);
         self.call("SubmitAction", false, |channel| {
             let request = self.request(message.clone());
             async move { GameServiceClient::new(channel).submit_action(request).await }

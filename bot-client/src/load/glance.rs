@@ -121,13 +121,8 @@ pub async fn submit(
     expected_seq: u64,
     action: v1::TurnAction,
 ) -> Result<u64, ClientError> {
-    let message = v1::SubmitActionRequest {
-        game_id: game_id.to_string(),
-        expected_seq,
-        idempotency_key: uuid::Uuid::new_v4().to_string(),
-        action: Some(action),
-        update_views: v1::UpdateViews::ActionComplete as i32,
-    };
+    let key = uuid::Uuid::new_v4().to_string();
+    let message = Session::submit_request(game_id, expected_seq, &key, action);
     let answer = session
         .call("SubmitAction", false, |channel| {
             let request = session.request(message.clone());

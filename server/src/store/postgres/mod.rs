@@ -27,10 +27,10 @@ pub type PostgresStore = SqlStore<sqlx::Postgres>;
 const CONNECTIONS: u32 = 16;
 /// Groups of appends written at once; the rest of the pool serves reads and other writes.
 /// One lane: a second one let appends go at once while the first was busy, but made groups
-/// half as large, and each transaction has a fixed cost in PostgreSQL and in the server
-/// (a round trip, a commit, a flush of the log). Measured with the benchmark on 2 cores, one lane gave more
-/// actions/s and lower latencies at 10 and 100 concurrent games, and the same latency for
-/// one game alone (issue 21's notes).
+/// half as large, and each transaction has a fixed cost in PostgreSQL and in the server (a
+/// round trip, a commit, a flush of the log). Measured with the benchmark on 2 cores, one
+/// lane gave more actions/s and lower latencies at 10 and 100 concurrent games, and the same
+/// latency for one game alone (issue 21's notes).
 const GROUP_LANES: usize = 1;
 const MAX_GROUP: usize = 256;
 
