@@ -55,7 +55,11 @@ async fn queues_form_games_and_cancel_leaves() {
         player(&server, "C").await,
     );
     let mut first = enqueue(&a, 2, false).await;
-    assert!(matches!(next(&mut first).await, Some(Message::Queued(q)) if q.waiting == 1));
+    let queued = next(&mut first).await;
+    assert!(
+        matches!(queued, Some(Message::Queued(ref q)) if q.waiting == 1),
+        "{queued:?}"
+    );
     let mut second = enqueue(&b, 0, false).await;
     let (ma, mb) = (matched(&mut first).await, matched(&mut second).await);
     assert_eq!(ma.game_id, mb.game_id);

@@ -189,9 +189,14 @@ impl Hub {
         }
     }
 
+    /// Tells the requests in the store how many wait. A count can come from a matchmaker's
+    /// pass that read the queue before a request's insert committed: a request not stored yet
+    /// is not told (its count follows the pass its insert triggers), and one that is stored
+    /// hears at least 1, itself.
     fn tell_waiting(&self, waiting: u32) {
         let mut waiters = self.waiters.lock().expect("not poisoned");
-        for waiter in waiters.values_mut() {
+        for waiter in waiters.values_mut().filter(|w| w.stored) {
+            let waiting = waiting.max(1);
             if waiter.told != Some(waiting)
                 && waiter.notices.try_send(Notice::Queued { waiting }).is_ok()
             {
@@ -443,5 +448,21 @@ mod tests {
             ),
             "a withdrawn request's stream ends"
         );
+    }
+
+    #[test]
+    fn counts_reach_stored_requests_only_and_count_them() {
+        let hub = Hub::default();
+        let mut notices = hub.add("r1");
+        // A pass that read the queue before the insert committed.
+        hub.tell_waiting(0);
+        assert!(notices.try_recv().is_err(), "not stored yet: not told");
+        hub.stored("r1");
+        hub.tell_waiting(0);
+        assert_eq!(notices.try_recv().unwrap(), Notice::Queued { waiting: 1 });
+        hub.tell_waiting(1);
+        assert!(notices.try_recv().is_err(), "the same count is told once");
+        hub.tell_waiting(3);
+        assert_eq!(notices.try_recv().unwrap(), Notice::Queued { waiting: 3 });
     }
 }
