@@ -194,9 +194,9 @@ impl Hub {
     /// is not told (its count follows the pass its insert triggers), and one that is stored
     /// hears at least 1, itself.
     fn tell_waiting(&self, waiting: u32) {
+        let waiting = waiting.max(1);
         let mut waiters = self.waiters.lock().expect("not poisoned");
         for waiter in waiters.values_mut().filter(|w| w.stored) {
-            let waiting = waiting.max(1);
             if waiter.told != Some(waiting)
                 && waiter.notices.try_send(Notice::Queued { waiting }).is_ok()
             {
