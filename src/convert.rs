@@ -20,7 +20,8 @@ pub struct WireError {
 }
 
 impl WireError {
-    fn new(field: &str, problem: impl Into<String>) -> WireError {
+    /// `field` of a message breaks a rule of the contract: `problem` says which.
+    pub fn new(field: &str, problem: impl Into<String>) -> WireError {
         WireError {
             field: field.to_string(),
             problem: problem.into(),
@@ -460,6 +461,36 @@ pub fn event_to_wire(event: &engine::Event) -> v1::GameEvent {
     v1::GameEvent { kind: Some(kind) }
 }
 
+/// The legal turns of `seat` as the wire gives them (the inverse of [`legal_to_wire`]).
+pub fn legal_from_wire(
+    legal: &v1::LegalTurns,
+    seat: engine::Seat,
+) -> Result<engine::LegalTurns, WireError> {
+    let field = "view.legal.placements";
+    let small = |value: u32| -> Result<u8, WireError> { count_from_wire(value, field) };
+    Ok(engine::LegalTurns {
+        seat,
+        cards: legal
+            .cards
+            .iter()
+            .map(|c| card_from_wire(c, "view.legal.cards"))
+            .collect::<Result<_, _>>()?,
+        placements: legal
+            .placements
+            .iter()
+            .map(|o| {
+                Ok(engine::PlacementOption {
+                    location: location_from_wire(o.location, field)?,
+                    min_gangsters: small(o.min_gangsters)?,
+                    max_experts: small(o.max_experts)?,
+                    max_occasionals: small(o.max_occasionals)?,
+                    expert_present: o.expert_present,
+                })
+            })
+            .collect::<Result<_, WireError>>()?,
+    })
+}
+
 /// A wire view back to the engine's, for clients that reason with the engine (bots, the
 /// CLI's deduction panel). Server-only fields (ids, players, deadline) are dropped.
 pub fn view_from_wire(view: &v1::GameView) -> Result<engine::View, WireError> {
@@ -559,24 +590,7 @@ pub fn view_from_wire(view: &v1::GameView) -> Result<engine::View, WireError> {
         })
         .collect::<Result<Vec<_>, WireError>>()?;
     let legal = match (&view.legal, viewer) {
-        (Some(legal), engine::Viewer::Seat(seat)) => Some(engine::LegalTurns {
-            seat,
-            cards: cards(&legal.cards, "view.legal.cards")?,
-            placements: legal
-                .placements
-                .iter()
-                .map(|o| {
-                    let field = "view.legal.placements";
-                    Ok(engine::PlacementOption {
-                        location: location_from_wire(o.location, field)?,
-                        min_gangsters: small(o.min_gangsters, field)?,
-                        max_experts: small(o.max_experts, field)?,
-                        max_occasionals: small(o.max_occasionals, field)?,
-                        expert_present: o.expert_present,
-                    })
-                })
-                .collect::<Result<Vec<_>, WireError>>()?,
-        }),
+        (Some(legal), engine::Viewer::Seat(seat)) => Some(legal_from_wire(legal, seat)?),
         _ => None,
     };
     let police = view.police.clone().unwrap_or_default();

@@ -9,6 +9,7 @@ mod glance;
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use theboss::convert::WireError;
 use theboss::v1;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
@@ -16,7 +17,7 @@ use tokio::task::JoinSet;
 use theboss_client::{ClientError, Connection, Session};
 
 use crate::play::panic_message;
-use crate::strategy::{Strategy, random::Random};
+use crate::strategy::random::Random;
 
 #[derive(Debug, Clone)]
 pub struct LoadConfig {
@@ -210,15 +211,18 @@ async fn one_game(
         let glance = latest[to_move as usize]
             .as_ref()
             .expect("every seat has a view");
-        let view = glance
-            .decode()
-            .map_err(|e| glance::undecodable("WatchGame", e))?;
-        let turn = random.choose(&theboss::convert::view_from_wire(&view)?, None);
+        let legal = glance
+            .legal()
+            .map_err(|e| glance::undecodable("WatchGame", e))?
+            .ok_or_else(|| WireError::new("view.legal", "the seat to move has legal turns"))?;
+        let seat = u8::try_from(to_move)
+            .map_err(|_| WireError::new("view.to_move", format!("{to_move} is not a seat")))?;
+        let turn = random.choose_legal(&theboss::convert::legal_from_wire(&legal, seat)?);
         sent = Some(Instant::now());
         target = glance::submit(
             &seats[to_move as usize],
             &game_id,
-            view.seq,
+            glance.seq,
             theboss::convert::turn_to_wire(&turn),
         )
         .await?;

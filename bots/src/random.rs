@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use theboss_engine::{GameRng, Turn, View};
+use theboss_engine::{GameRng, LegalTurns, Turn, View};
 
 use super::Strategy;
 
@@ -16,6 +16,16 @@ impl Random {
             rng: GameRng::from_seed(seed),
         }
     }
+
+    /// A uniformly random turn among `legal`: all the strategy reads of a view, so a caller
+    /// that has only the legal turns (the load generator) need not build the whole view.
+    pub fn choose_legal(&mut self, legal: &LegalTurns) -> Turn {
+        // Counting and indexing the legal set avoids listing every turn.
+        let count = u32::try_from(legal.count()).unwrap_or(u32::MAX);
+        legal
+            .nth(self.rng.below(count) as usize)
+            .expect("an index below count is a turn")
+    }
 }
 
 impl Strategy for Random {
@@ -28,10 +38,6 @@ impl Strategy for Random {
             .legal
             .as_ref()
             .expect("choose is called on the seat's turn");
-        // Counting and indexing the legal set avoids listing every turn.
-        let count = u32::try_from(legal.count()).unwrap_or(u32::MAX);
-        legal
-            .nth(self.rng.below(count) as usize)
-            .expect("an index below count is a turn")
+        self.choose_legal(legal)
     }
 }

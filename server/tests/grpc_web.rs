@@ -101,6 +101,9 @@ async fn browsers_of_the_allowed_origins_may_call() {
     let head = preflight(&open, "https://anywhere.example").await;
     assert!(head.starts_with("http/1.1 200"), "{head}");
     assert!(head.contains("access-control-allow-origin: *"), "{head}");
+    // Nothing in the answer depends on the caller then: no `Vary`, which caches would
+    // otherwise key on.
+    assert!(!head.contains("vary:"), "{head}");
     for header in ["authorization", "content-type", "x-grpc-web"] {
         assert!(head.contains(header), "{header} may be sent: {head}");
     }
@@ -116,6 +119,8 @@ async fn browsers_of_the_allowed_origins_may_call() {
         allowed.contains("access-control-allow-origin: https://play.example"),
         "{allowed}"
     );
+    // The answer names the caller's origin: caches must key on it.
+    assert!(allowed.contains("vary: origin"), "{allowed}");
     let other = preflight(&only, "https://elsewhere.example").await;
     assert!(!other.contains("access-control-allow-origin"), "{other}");
     only.stop().await;

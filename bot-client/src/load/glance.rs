@@ -3,10 +3,11 @@
 //! A load run's driver shares the machine with the server it measures, so every microsecond
 //! it spends is one the server does not get. Most of it went on decoding whole views: each
 //! action reaches four streams and the submitter's answer, and the driver needs of them only
-//! each view's `seq` and whose turn it is, and the whole view of the seat to move. These
-//! types read the same bytes as `theboss::v1`'s but keep a view as the bytes it came in
-//! (a slice of the received buffer, no copy) and decode only `seq` and `to_move`; the seat
-//! to move decodes its view whole. Their tags are `theboss.v1`'s; the tests hold them to it.
+//! each view's `seq` and whose turn it is, and the legal turns of the seat to move (all its
+//! random player reads). These types read the same bytes as `theboss::v1`'s but keep a view
+//! as the bytes it came in (a slice of the received buffer, no copy) and decode only `seq`
+//! and `to_move`; of the seat to move's view, only its legal turns are decoded then. Their
+//! tags are `theboss.v1`'s; the tests hold them to it.
 
 use bytes::Bytes;
 use prost::Message;
@@ -41,6 +42,13 @@ struct ViewGlance {
     to_move: Option<u32>,
 }
 
+/// A `GameView`'s legal turns, the rest skipped.
+#[derive(Clone, PartialEq, Message)]
+struct LegalGlance {
+    #[prost(message, optional, tag = "20")]
+    legal: Option<v1::LegalTurns>,
+}
+
 /// `SubmitActionResponse`'s sequence number, the rest skipped.
 #[derive(Clone, PartialEq, Message)]
 pub struct SubmitAnswer {
@@ -57,9 +65,9 @@ pub struct Glance {
 }
 
 impl Glance {
-    /// The view whole.
-    pub fn decode(&self) -> Result<v1::GameView, prost::DecodeError> {
-        v1::GameView::decode(self.view.clone())
+    /// The view's legal turns (present for the seat to move's own view).
+    pub fn legal(&self) -> Result<Option<v1::LegalTurns>, prost::DecodeError> {
+        Ok(LegalGlance::decode(self.view.clone())?.legal)
     }
 }
 
@@ -148,6 +156,16 @@ mod tests {
             to_move,
             viewer_seat: Some(2),
             game_id: "g".into(),
+            // The viewer's legal turns when it is to move, after the fields the driver skips.
+            legal: (to_move == Some(2)).then(|| v1::LegalTurns {
+                cards: vec![v1::Card::default(); 2],
+                placements: vec![v1::PlacementOption {
+                    max_experts: 1,
+                    ..Default::default()
+                }],
+                deadline: None,
+            }),
+            hand: vec![v1::Card::default(); 3],
             ..Default::default()
         }
     }
@@ -159,6 +177,8 @@ mod tests {
             (M::Snapshot(view(7, Some(1))), Some((7, Some(1)))),
             // Seat 0 to move is not "nobody to move".
             (M::Snapshot(view(8, Some(0))), Some((8, Some(0)))),
+            // The viewer to move: its legal turns are read.
+            (M::Snapshot(view(6, Some(2))), Some((6, Some(2)))),
             (
                 M::Update(v1::GameUpdate {
                     seq: 9,
@@ -197,7 +217,9 @@ mod tests {
                 "{real:?}"
             );
             if let Some(glance) = glance {
-                assert_eq!(Some(glance.decode().unwrap()), real.into_view());
+                let whole = real.into_view().unwrap();
+                assert_eq!(v1::GameView::decode(glance.view.clone()).unwrap(), whole);
+                assert_eq!(glance.legal().unwrap(), whole.legal);
             }
         }
     }
