@@ -36,19 +36,14 @@ pub fn cors(origins: &[String]) -> Result<CorsLayer, ServerError> {
     // origin allowed it says `*`, and the methods and headers allowed are fixed lists. So
     // `Vary` is sent only with a list of origins, and is not built for every response (it
     // was close to 1% of the server's CPU per action, issue 21's profile).
-    let vary = if origins.is_empty() {
-        Vec::new()
-    } else {
-        vec![http::header::ORIGIN]
-    };
-    let allow_origin = if origins.is_empty() {
-        AllowOrigin::any()
+    let (allow_origin, vary) = if origins.is_empty() {
+        (AllowOrigin::any(), Vec::new())
     } else {
         let list = origins
             .iter()
             .map(|o| HeaderValue::from_str(o.trim()).map_err(|_| ServerError::Origin(o.clone())))
             .collect::<Result<Vec<_>, _>>()?;
-        AllowOrigin::list(list)
+        (AllowOrigin::list(list), vec![http::header::ORIGIN])
     };
     Ok(CorsLayer::new()
         .allow_origin(allow_origin)
