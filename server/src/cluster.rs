@@ -28,7 +28,7 @@ use tokio::sync::{broadcast, watch};
 use tonic::transport::{Channel, Endpoint};
 use tracing::Instrument;
 
-use crate::store::cluster::{ClusterStore, LadderSignal, Notification, Replica};
+use crate::store::cluster::{ClusterStore, LadderSignal, Notification, Renewal, Replica};
 use crate::store::{StoreError, StoredAction};
 
 /// This replica's games, as the cluster needs them.
@@ -155,14 +155,21 @@ impl Cluster {
                 } => return,
                 _ = tick.tick() => {
                     match self.store.renew_lease(self.lease).await {
-                        Ok(true) => {
+                        Ok(Renewal::Held) => {
                             renewed = Instant::now();
                             crate::metrics::lease_held(true);
                         }
-                        Ok(false) => {
+                        Ok(Renewal::Lapsed) => {
+                            renewed = Instant::now();
+                            crate::metrics::lease_held(true);
+                            tracing::warn!("this replica's lease had run out; catching up");
+                            self.catch_up(&*games).await;
+                        }
+                        Ok(Renewal::Gone) => {
                             tracing::error!("this replica's membership is gone; joining again");
-                            if let Err(error) = self.store.join_cluster(&self.me, self.lease).await {
-                                tracing::error!(%error, "cannot join again");
+                            match self.store.join_cluster(&self.me, self.lease).await {
+                                Ok(()) => self.catch_up(&*games).await,
+                                Err(error) => tracing::error!(%error, "cannot join again"),
                             }
                         }
                         Err(error) => tracing::warn!(%error, "cannot renew the lease"),
@@ -195,6 +202,18 @@ impl Cluster {
                 },
             }
         }
+    }
+
+    /// After a time counted dead (a lapsed lease, a lost membership), when the others did not
+    /// notify this replica of their commits: waits for the writes begun meanwhile to end,
+    /// then has every follower read the store.
+    async fn catch_up(&self, games: &dyn Directory) {
+        if let Err(error) = self.store.fence_writes().await {
+            // Followers read the store anyway: what a write still running commits reaches
+            // them with the game's next notified action.
+            tracing::warn!(%error, "cannot wait for the writes begun while this replica was away");
+        }
+        games.poke_all();
     }
 
     /// Claims the games nobody runs, a batch at a time, and starts running them.

@@ -15,7 +15,8 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 
-use crate::store::{PostgresStore, SqliteStore, Store, Traced};
+use crate::domain::{GameRecord, PlayerInfo, Settings, Visibility};
+use crate::store::{NewPlayer, PostgresStore, SqliteStore, Store, Traced};
 use crate::{ClusterOptions, Options, ServerError, Storage, run};
 
 const DEFAULT_TEST_DATABASE: &str = "postgres://postgres@127.0.0.1:5432/test";
@@ -47,6 +48,41 @@ pub async fn postgres_store() -> Arc<dyn Store> {
             .await
             .expect("connect to the test schema"),
     ))
+}
+
+/// A new player, and a two-seat game `store` creates for them (a replica's store runs it).
+/// Fresh ids: notifications are the database's, and other tests' replicas send them too.
+pub async fn player_and_game(store: &dyn Store) -> (PlayerInfo, String) {
+    let player = PlayerInfo {
+        id: uuid::Uuid::new_v4().to_string(),
+        display_name: "P".into(),
+        is_bot: true,
+    };
+    store
+        .create_player(&NewPlayer {
+            player: player.clone(),
+            description: String::new(),
+            token_hash: uuid::Uuid::new_v4().to_string(),
+            created_at: 0,
+        })
+        .await
+        .expect("create a player");
+    let record = GameRecord {
+        id: uuid::Uuid::new_v4().to_string(),
+        settings: Settings::new(2, vec![], 0, Visibility::Public).expect("valid settings"),
+        seed: 1,
+        created_by: player.id.clone(),
+        created_at: 0,
+        ladder: false,
+        series: None,
+        seed_salt: None,
+        seeded: false,
+    };
+    store
+        .create_game(&record, None)
+        .await
+        .expect("create a game");
+    (player, record.id)
 }
 
 /// A store on a new SQLite file, traced as the server's are, and the directory that holds

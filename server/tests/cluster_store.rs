@@ -5,10 +5,10 @@
 use std::time::Duration;
 
 use theboss_engine::{City, Turn};
-use theboss_server::domain::{GameRecord, PlayerInfo, Settings, Status, Visibility};
-use theboss_server::store::cluster::{ClusterStore, Notification, Ownership, Replica};
+use theboss_server::domain::Status;
+use theboss_server::store::cluster::{ClusterStore, Notification, Ownership, Renewal, Replica};
 use theboss_server::store::prelude::*;
-use theboss_server::store::{Effects, NewPlayer, PostgresStore, StoreError, StoredAction};
+use theboss_server::store::{Effects, PostgresStore, StoreError, StoredAction};
 use theboss_server::table::Action;
 use theboss_server::testing;
 
@@ -45,12 +45,25 @@ async fn heard(
     rx: &mut tokio::sync::mpsc::UnboundedReceiver<Notification>,
     wanted: Notification,
 ) -> bool {
-    while let Some(n) = next(rx).await {
-        if n == wanted {
-            return true;
+    heard_within(rx, wanted, Duration::from_secs(2)).await
+}
+
+/// Whether `wanted` arrives within `time` (others before it are skipped).
+async fn heard_within(
+    rx: &mut tokio::sync::mpsc::UnboundedReceiver<Notification>,
+    wanted: Notification,
+    time: Duration,
+) -> bool {
+    tokio::time::timeout(time, async {
+        while let Some(n) = rx.recv().await {
+            if n == wanted {
+                return true;
+            }
         }
-    }
-    false
+        false
+    })
+    .await
+    .unwrap_or(false)
 }
 
 /// The next notification that is not a resync, within two seconds.
@@ -79,33 +92,8 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
     let mut heard_by_a = a.listen().await.unwrap();
     let mut heard_by_b = b.listen().await.unwrap();
 
-    let player = PlayerInfo {
-        id: "00000000-0000-4000-8000-000000000001".into(),
-        display_name: "P".into(),
-        is_bot: true,
-    };
-    a.create_player(&NewPlayer {
-        player: player.clone(),
-        description: String::new(),
-        token_hash: "h".into(),
-        created_at: 0,
-    })
-    .await
-    .unwrap();
-    let record = GameRecord {
-        id: "10000000-0000-4000-8000-000000000001".into(),
-        settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
-        seed: 1,
-        created_by: player.id.clone(),
-        created_at: 0,
-        ladder: false,
-        series: None,
-        seed_salt: None,
-        seeded: false,
-    };
     // A creates the game: A runs it.
-    a.create_game(&record, None).await.unwrap();
-    let game = &record.id;
+    let (player, game) = &testing::player_and_game(&a).await;
     assert_eq!(
         a.ownership(game).await.unwrap(),
         Some(Ownership::Owned(replica("a")))
@@ -165,13 +153,17 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         b.ownership(game).await.unwrap(),
         Some(Ownership::Owned(replica("b")))
     );
+    // B, the only live replica now, notifies nobody; A finds the action in the store.
     b.append_action(game, &turn(3), &running()).await.unwrap();
     let third = Notification::Action {
         game_id: game.clone(),
         seq: 3,
         action: Some(Box::new(turn(3))),
     };
-    assert!(heard(&mut heard_by_a, third).await, "A hears of B's commit");
+    assert!(
+        !heard_within(&mut heard_by_a, third, Duration::from_millis(300)).await,
+        "B notified a replica it counts dead"
+    );
     let after: Vec<u64> = a
         .actions_after(game, 1)
         .await
@@ -180,8 +172,20 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         .map(|x| x.seq)
         .collect();
     assert_eq!(after, vec![2, 3]);
-    // A back alive does not get it back: B runs it.
-    a.renew_lease(long).await.unwrap();
+    // A back alive learns it was away (to catch up), and hears of B's commits again; it does
+    // not get the game back: B runs it.
+    assert_eq!(a.renew_lease(long).await.unwrap(), Renewal::Lapsed);
+    assert_eq!(a.renew_lease(long).await.unwrap(), Renewal::Held);
+    b.append_action(game, &turn(4), &running()).await.unwrap();
+    let fourth = Notification::Action {
+        game_id: game.clone(),
+        seq: 4,
+        action: Some(Box::new(turn(4))),
+    };
+    assert!(
+        heard(&mut heard_by_a, fourth).await,
+        "A hears of B's commit"
+    );
     assert!(!a.claim_game(game).await.unwrap());
 
     // One matchmaker at a time; when it goes, another can be elected.

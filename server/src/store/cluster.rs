@@ -93,6 +93,19 @@ fn ids_of(list: &str) -> Vec<String> {
 }
 
 /// A held leadership; dropping it gives it up.
+/// What renewing a lease found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Renewal {
+    /// The lease ran until it was renewed.
+    Held,
+    /// The lease had run out: meanwhile the others counted this replica dead and did not
+    /// notify it of their commits (it fences, then reads the store, to catch up).
+    Lapsed,
+    /// This replica's record is gone (it had been declared dead and removed): it must join
+    /// again.
+    Gone,
+}
+
 pub trait Leadership: Send + Sync {
     /// Whether it is still held (its connection is alive).
     fn is_held(&self) -> bool;
@@ -105,8 +118,8 @@ pub trait ClusterStore: Send + Sync + 'static {
     /// games it creates are its own.
     async fn join_cluster(&self, me: &Replica, lease: Duration) -> Result<(), StoreError>;
 
-    /// Renews this replica's lease. `false` if it was removed (it had been declared dead).
-    async fn renew_lease(&self, lease: Duration) -> Result<bool, StoreError>;
+    /// Renews this replica's lease, and says whether it had run out meanwhile.
+    async fn renew_lease(&self, lease: Duration) -> Result<Renewal, StoreError>;
 
     /// Leaves: gives up every game it owns and its membership, and tells the others.
     async fn leave_cluster(&self) -> Result<(), StoreError>;
@@ -135,8 +148,17 @@ pub trait ClusterStore: Send + Sync + 'static {
 
     async fn notify(&self, notification: &Notification) -> Result<(), StoreError>;
 
-    /// Starts listening; notifications arrive on the receiver until it is dropped.
+    /// Starts listening; notifications arrive on the receiver until it is dropped. Every
+    /// action another replica commits after it returns is notified (it fences, see
+    /// [`ClusterStore::fence_writes`]): a follower that reads the store afterwards misses none.
     async fn listen(&self) -> Result<mpsc::UnboundedReceiver<Notification>, StoreError>;
+
+    /// Waits until every write that began before now has ended. A commit is notified only
+    /// while another replica's lease runs (a replica alone notifies nobody), as seen when the
+    /// write began: one that began before this replica joined, or while its lease had run
+    /// out, may commit later without a word to it. Once this returns, each such write is in
+    /// the store for whoever reads it, and every later one sees this replica.
+    async fn fence_writes(&self) -> Result<(), StoreError>;
 
     /// Tries to become the one holder of `role` in the service (the ladder's matchmaker).
     async fn try_lead(&self, role: &str) -> Result<Option<Box<dyn Leadership>>, StoreError>;

@@ -9,7 +9,7 @@ use async_trait::async_trait;
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
-use super::cluster::{ClusterStore, Leadership, Notification, Ownership, Replica};
+use super::cluster::{ClusterStore, Leadership, Notification, Ownership, Renewal, Replica};
 use super::{
     ArrangedStore, ArrangedTable, ChallengeRefused, Effects, Enqueued, GamePage, GameQuery,
     GameStore, LadderSeat, LadderStore, LeaderboardRow, NewPlayer, PlayerRatings, PlayerStore,
@@ -434,7 +434,7 @@ impl<S: ClusterStore> ClusterStore for Traced<S> {
         traced!("join_cluster", self.0.join_cluster(me, lease), replica = %me.id).await
     }
 
-    async fn renew_lease(&self, lease: Duration) -> Result<bool, StoreError> {
+    async fn renew_lease(&self, lease: Duration) -> Result<Renewal, StoreError> {
         traced!("renew_lease", self.0.renew_lease(lease)).await
     }
 
@@ -480,6 +480,10 @@ impl<S: ClusterStore> ClusterStore for Traced<S> {
 
     async fn listen(&self) -> Result<mpsc::UnboundedReceiver<Notification>, StoreError> {
         traced!("listen", self.0.listen()).await
+    }
+
+    async fn fence_writes(&self) -> Result<(), StoreError> {
+        traced!("fence_writes", self.0.fence_writes()).await
     }
 
     async fn try_lead(&self, role: &str) -> Result<Option<Box<dyn Leadership>>, StoreError> {

@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::PostgresStore;
 use crate::store::cluster::{
-    ClusterStore, LadderSignal, Leadership, Notification, Ownership, Replica,
+    ClusterStore, LadderSignal, Leadership, Notification, Ownership, Renewal, Replica,
 };
 use crate::store::sql::rows::{self, ActionRow};
 use crate::store::{StoreError, StoredAction};
@@ -25,8 +25,14 @@ pub(in crate::store) const CLUSTER_CHANNEL: &str = "theboss_cluster";
 pub(in crate::store) const JOIN_CLUSTER: &str = "INSERT INTO replicas (id, url, started_at, lease_until) \
      VALUES ($1, $2, $3, now() + make_interval(secs => $4)) ON CONFLICT (id) \
      DO UPDATE SET url = excluded.url, lease_until = excluded.lease_until";
-pub(in crate::store) const RENEW_LEASE: &str =
-    "UPDATE replicas SET lease_until = now() + make_interval(secs => $2) WHERE id = $1";
+/// Renews a lease and returns whether it still ran (the row as it was before, by the
+/// primary key twice).
+pub(in crate::store) const RENEW_LEASE: &str = "UPDATE replicas r \
+     SET lease_until = now() + make_interval(secs => $2) \
+     FROM replicas was WHERE r.id = $1 AND was.id = $1 RETURNING was.lease_until > now()";
+/// Waits for every transaction that read `replicas` (each write does, to check its lease and
+/// whom to notify) to end; later ones wait a moment behind it.
+pub(in crate::store) const FENCE_WRITES: &str = "LOCK TABLE replicas IN ACCESS EXCLUSIVE MODE";
 pub(in crate::store) const RELEASE_GAMES: &str =
     "UPDATE games SET owner = NULL WHERE owner = $1 RETURNING id";
 /// By the partial index `games_by_owner`.
@@ -136,13 +142,29 @@ impl ClusterStore for PostgresStore {
             .map_err(|_| StoreError::Corrupt("this store joined a cluster already".into()))
     }
 
-    async fn renew_lease(&self, lease: Duration) -> Result<bool, StoreError> {
-        let done = sqlx::query(RENEW_LEASE)
+    async fn renew_lease(&self, lease: Duration) -> Result<Renewal, StoreError> {
+        let ran: Option<bool> = sqlx::query_scalar(RENEW_LEASE)
             .bind(&self.replica()?.id)
             .bind(lease.as_secs_f64())
-            .execute(&self.pool)
+            .fetch_optional(&self.pool)
             .await?;
-        Ok(done.rows_affected() == 1)
+        Ok(match ran {
+            Some(true) => Renewal::Held,
+            Some(false) => Renewal::Lapsed,
+            None => Renewal::Gone,
+        })
+    }
+
+    async fn fence_writes(&self) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        // Writes are short; one that holds the table this long is stuck, and the caller
+        // hears of it rather than waiting with every other write queued behind.
+        sqlx::query("SET LOCAL lock_timeout = '10s'")
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(FENCE_WRITES).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(())
     }
 
     async fn leave_cluster(&self) -> Result<(), StoreError> {
@@ -255,6 +277,9 @@ impl ClusterStore for PostgresStore {
         listener
             .listen_all([ACTIONS_CHANNEL, LADDER_CHANNEL, CLUSTER_CHANNEL])
             .await?;
+        // Listening now: the writes that began before and may not notify this replica end
+        // before it reads anything it follows.
+        self.fence_writes().await?;
         let (tx, rx) = mpsc::unbounded_channel();
         let own = self.me.get().map(|me| own_actions_start(&me.id));
         tokio::spawn(async move {
@@ -322,7 +347,13 @@ impl ClusterStore for PostgresStore {
 
 #[cfg(test)]
 mod tests {
+    use theboss_engine::{City, Turn};
+
     use super::*;
+    use crate::domain::Status;
+    use crate::store::Effects;
+    use crate::store::prelude::*;
+    use crate::table::Action;
 
     /// A replica passes its own actions' notifications by from how they begin; the test holds
     /// that start to what PostgreSQL writes, and the rest to what every replica parses.
@@ -334,6 +365,15 @@ mod tests {
         listener.listen(ACTIONS_CHANNEL).await.unwrap();
         // Channels are the database's: other tests' replicas notify on it too.
         let me = format!("replica-{}", uuid::Uuid::new_v4());
+        // Actions are notified only while another replica lives to hear them.
+        let listening = Replica {
+            id: format!("{me}-listening"),
+            url: "http://listening.invalid:1".into(),
+        };
+        store
+            .join_cluster(&listening, Duration::from_secs(60))
+            .await
+            .unwrap();
         sqlx::query(super::super::NOTIFY_ACTION)
             .bind("g1")
             .bind(3_i64)
@@ -372,5 +412,133 @@ mod tests {
             }
             _ => panic!("{payload:?} is an action's notification"),
         }
+    }
+
+    fn replica(id: &str) -> Replica {
+        Replica {
+            id: id.to_string(),
+            url: format!("http://{id}.invalid:1"),
+        }
+    }
+
+    fn running() -> Effects {
+        Effects {
+            status: Status::Running,
+            ..Effects::default()
+        }
+    }
+
+    fn turn(seq: u64) -> StoredAction {
+        StoredAction {
+            seq,
+            action: Action::Turn {
+                seat: 0,
+                turn: Turn::play(City::Boston.cards().next().unwrap()),
+                by_timeout: false,
+            },
+            player_id: None,
+            idempotency_key: None,
+            at: 1,
+        }
+    }
+
+    /// The next notification of `game` within two seconds, if any.
+    async fn next_of(
+        rx: &mut mpsc::UnboundedReceiver<Notification>,
+        game: &str,
+    ) -> Option<Notification> {
+        tokio::time::timeout(Duration::from_secs(2), async {
+            loop {
+                let n = rx.recv().await?;
+                if matches!(&n, Notification::Action { game_id, .. } if game_id == game) {
+                    return Some(n);
+                }
+            }
+        })
+        .await
+        .ok()
+        .flatten()
+    }
+
+    /// A commit is notified only while another replica lives to hear it; one that joins waits, in
+    /// `listen`, for the writes that began before it did (and so may not notify it) to end, so
+    /// that whatever it reads afterwards misses nothing.
+    #[tokio::test]
+    async fn a_replica_alone_notifies_nobody_and_one_that_joins_misses_nothing() {
+        let url = crate::testing::fresh_postgres_url().await;
+        let a = PostgresStore::connect(&url).await.unwrap();
+        let b = PostgresStore::connect(&url).await.unwrap();
+        let long = Duration::from_secs(60);
+        a.join_cluster(&replica("a"), long).await.unwrap();
+        let (player, game) = &crate::testing::player_and_game(&a).await;
+        let join = StoredAction {
+            seq: 1,
+            action: Action::Join {
+                seat: 0,
+                player: player.clone(),
+            },
+            player_id: Some(player.id.clone()),
+            idempotency_key: None,
+            at: 1,
+        };
+
+        // Alone, A's commits (a group's, a transaction's) reach no listener.
+        let mut raw = PgListener::connect(&url).await.unwrap();
+        raw.listen(ACTIONS_CHANNEL).await.unwrap();
+        a.append_action(game, &join, &running()).await.unwrap();
+        let leave = StoredAction {
+            seq: 2,
+            action: Action::Leave { seat: 0 },
+            ..join.clone()
+        };
+        a.append_action(game, &leave, &running()).await.unwrap();
+        let heard_raw = tokio::time::timeout(Duration::from_millis(300), async {
+            loop {
+                let n = raw.recv().await.unwrap();
+                if n.payload().contains(game.as_str()) {
+                    return n.payload().to_string();
+                }
+            }
+        })
+        .await;
+        assert!(heard_raw.is_err(), "a replica alone notified {heard_raw:?}");
+
+        // A write of A's is under way (it has read `replicas`, as every write does) when B joins:
+        // B's listen returns only once it has ended.
+        let mut writing = sqlx::PgConnection::connect(&url).await.unwrap();
+        let mut under_way = writing.begin().await.unwrap();
+        sqlx::query("SELECT 1 FROM replicas WHERE id = 'a'")
+            .execute(&mut *under_way)
+            .await
+            .unwrap();
+        b.join_cluster(&replica("b"), long).await.unwrap();
+        let listening = tokio::spawn(async move {
+            let heard_by_b = b.listen().await.unwrap();
+            (b, heard_by_b)
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(
+            !listening.is_finished(),
+            "B listens before a write that began before it joined has ended"
+        );
+        under_way.commit().await.unwrap();
+        let (b, mut heard_by_b) = tokio::time::timeout(Duration::from_secs(10), listening)
+            .await
+            .expect("B listens once the write has ended")
+            .unwrap();
+
+        // From then on, A's commits are notified.
+        a.append_action(game, &turn(3), &running()).await.unwrap();
+        let third = Notification::Action {
+            game_id: game.clone(),
+            seq: 3,
+            action: Some(Box::new(turn(3))),
+        };
+        assert_eq!(
+            next_of(&mut heard_by_b, game).await,
+            Some(third),
+            "B hears of A's commit"
+        );
+        assert_eq!(b.renew_lease(long).await.unwrap(), Renewal::Held);
     }
 }

@@ -38,18 +38,42 @@ const MAX_GROUP: usize = 256;
 /// game's row is locked against a takeover until the write commits.
 pub(in crate::store) const FENCE_GAME: &str = "SELECT 1 FROM games g WHERE g.id = $1 AND g.owner = $2 \
      AND EXISTS (SELECT 1 FROM replicas r WHERE r.id = $2 AND r.lease_until > now()) FOR SHARE OF g";
-/// The notification of one committed action, as the group statement sends it.
-/// `r`, the replica that wrote it, comes first, so that its own listener can pass it by
-/// without parsing it (see `cluster::listen`).
-pub(in crate::store) const NOTIFY_ACTION: &str = "SELECT pg_notify('theboss_actions', \
+/// Whether a replica other than `$id` holds a live lease: a commit's notification is for them
+/// only. A replica alone notifies nobody, which spares PostgreSQL a JSON object and a queue
+/// entry per action and the replica its own listener's echo (issue 21). Two ranges rather than
+/// `<>`, so that both are read through the primary key. A writer that began before another
+/// replica joined (or came back from a lapsed lease) may not have seen it: that replica
+/// waits for such writes to end (`ClusterStore::fence_writes`), then reads the store.
+macro_rules! others_live {
+    ($id:literal) => {
+        concat!(
+            "(EXISTS (SELECT 1 FROM replicas o WHERE o.id < ",
+            $id,
+            " AND o.lease_until > now()) OR EXISTS (SELECT 1 FROM replicas o WHERE o.id > ",
+            $id,
+            " AND o.lease_until > now()))"
+        )
+    };
+}
+
+/// The notification of one committed action, written in a transaction by replica `$8`,
+/// when another replica lives ([`others_live`]). `r`, the replica that wrote it, comes first,
+/// so that its own listener can pass it by without parsing it (see `cluster::listen`).
+pub(in crate::store) const NOTIFY_ACTION: &str = concat!(
+    "SELECT pg_notify('theboss_actions', \
      json_build_object('r', $8::text, 'g', $1::text, 's', $2::bigint, 'p', $3::text, 'k', $4::text, \
-     'f', $5::int, 't', $7::bigint, 'a', CASE WHEN length($6::text) < 6000 THEN $6::text END)::text)";
+     'f', $5::int, 't', $7::bigint, 'a', CASE WHEN length($6::text) < 6000 THEN $6::text END)::text) \
+     WHERE ",
+    others_live!("$8")
+);
 /// A group of simple appends (see `group`) in one statement, one round trip, one
 /// transaction: every action row, and each game's row where something kept there changes.
 /// With a replica ($12), only the games it owns while its lease runs are written (their rows
-/// locked against a takeover meanwhile), and each written action is notified to the other
-/// replicas at commit. Returns the games written.
-pub(in crate::store) const APPEND_GROUP: &str = "WITH input AS ( \
+/// locked against a takeover meanwhile), and each written action is notified at commit when
+/// another replica lives ([`others_live`], evaluated once for the statement). Returns the
+/// games written.
+pub(in crate::store) const APPEND_GROUP: &str = concat!(
+    "WITH input AS ( \
      SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], \
      $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[]) \
      AS u(game_id, seq, player_id, idempotency_key, format, payload, at, status, winners, money, acted)), \
@@ -62,10 +86,13 @@ pub(in crate::store) const APPEND_GROUP: &str = "WITH input AS ( \
      updated AS (UPDATE games AS g SET status = o.status, winners = o.winners, money = o.money, \
      acted = o.acted FROM owned o WHERE g.id = o.game_id \
      AND (g.status <> o.status OR g.winners <> o.winners OR g.money <> o.money OR g.acted <> o.acted)) \
-     SELECT i.game_id FROM inserted i CROSS JOIN LATERAL \
+     SELECT i.game_id FROM inserted i LEFT JOIN LATERAL \
      (SELECT pg_notify('theboss_actions', json_build_object('r', $12::text, 'g', i.game_id, 's', i.seq, \
      'p', i.player_id, 'k', i.idempotency_key, 'f', i.format, 't', i.at, \
-     'a', CASE WHEN length(i.payload) < 6000 THEN i.payload END)::text)) n";
+     'a', CASE WHEN length(i.payload) < 6000 THEN i.payload END)::text) WHERE ",
+    others_live!("$12"),
+    ") n ON true"
+);
 
 /// Tells the operator when the database gathers no statistics by itself: with autovacuum
 /// off, tables are never analyzed unless someone runs `ANALYZE`. The statements are written
@@ -110,8 +137,14 @@ impl SqlStore<sqlx::Postgres> {
     /// statistics to replan from (autovacuum off, a fresh schema, a bulk import), one such plan
     /// read `games` whole at every action for the rest of the connection's life. Off, a
     /// sequential scan is chosen only where no index can serve.
+    ///
+    /// And with `jit = off`: every statement here reads a few rows, but a plan that must
+    /// still scan a small table costs as much as a huge one with sequential scans off, and
+    /// past `jit_above_cost` PostgreSQL compiles the statement at every execution (a
+    /// statement with a `<>` on `replicas` took 7 ms a run so, against 0.1 ms).
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
-        let options = PgConnectOptions::from_str(url)?.options([("enable_seqscan", "off")]);
+        let options =
+            PgConnectOptions::from_str(url)?.options([("enable_seqscan", "off"), ("jit", "off")]);
         // No ping before each use of a pooled connection: it was a round trip to PostgreSQL
         // for every action (and a second wake-up of the server). A connection that broke
         // meanwhile fails its statement, which the caller sees as an error, and is dropped.
