@@ -15,8 +15,12 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
 
-use crate::domain::{GameRecord, PlayerInfo, Settings, Visibility};
-use crate::store::{NewPlayer, PostgresStore, SqliteStore, Store, Traced};
+use theboss_engine::{City, Turn};
+
+use crate::domain::{GameRecord, PlayerInfo, Settings, Status, Visibility};
+use crate::store::cluster::Replica;
+use crate::store::{Effects, NewPlayer, PostgresStore, SqliteStore, Store, StoredAction, Traced};
+use crate::table::Action;
 use crate::{ClusterOptions, Options, ServerError, Storage, run};
 
 const DEFAULT_TEST_DATABASE: &str = "postgres://postgres@127.0.0.1:5432/test";
@@ -48,6 +52,51 @@ pub async fn postgres_store() -> Arc<dyn Store> {
             .await
             .expect("connect to the test schema"),
     ))
+}
+
+/// A replica of a test's service, at a URL nobody answers.
+pub fn replica(id: &str) -> Replica {
+    Replica {
+        id: id.to_string(),
+        url: format!("http://{id}.invalid:1"),
+    }
+}
+
+/// The first action of a game: `player` takes seat 0.
+pub fn a_join(player: &PlayerInfo) -> StoredAction {
+    StoredAction {
+        seq: 1,
+        action: Action::Join {
+            seat: 0,
+            player: player.clone(),
+        },
+        player_id: Some(player.id.clone()),
+        idempotency_key: None,
+        at: 1,
+    }
+}
+
+/// Action number `seq`: seat 0 plays a card (the store does not check the rules).
+pub fn a_turn(seq: u64) -> StoredAction {
+    StoredAction {
+        seq,
+        action: Action::Turn {
+            seat: 0,
+            turn: Turn::play(City::Boston.cards().next().expect("Boston has cards")),
+            by_timeout: false,
+        },
+        player_id: None,
+        idempotency_key: None,
+        at: 1,
+    }
+}
+
+/// What an action leaves a running game with, as far as the store keeps it.
+pub fn running() -> Effects {
+    Effects {
+        status: Status::Running,
+        ..Effects::default()
+    }
 }
 
 /// A new player, and a two-seat game `store` creates for them (a replica's store runs it).

@@ -4,41 +4,11 @@
 
 use std::time::Duration;
 
-use theboss_engine::{City, Turn};
-use theboss_server::domain::Status;
-use theboss_server::store::cluster::{ClusterStore, Notification, Ownership, Renewal, Replica};
+use theboss_server::store::cluster::{ClusterStore, Notification, Ownership, Renewal};
 use theboss_server::store::prelude::*;
-use theboss_server::store::{Effects, PostgresStore, StoreError, StoredAction};
+use theboss_server::store::{PostgresStore, StoreError, StoredAction};
 use theboss_server::table::Action;
-use theboss_server::testing;
-
-fn replica(id: &str) -> Replica {
-    Replica {
-        id: id.to_string(),
-        url: format!("http://{id}.invalid:1"),
-    }
-}
-
-fn turn(seq: u64) -> StoredAction {
-    StoredAction {
-        seq,
-        action: Action::Turn {
-            seat: 0,
-            turn: Turn::play(City::Boston.cards().next().unwrap()),
-            by_timeout: false,
-        },
-        player_id: None,
-        idempotency_key: None,
-        at: 1,
-    }
-}
-
-fn running() -> Effects {
-    Effects {
-        status: Status::Running,
-        ..Effects::default()
-    }
-}
+use theboss_server::testing::{self, a_join, a_turn, replica, running};
 
 /// Whether `wanted` arrives within two seconds (others before it are skipped).
 async fn heard(
@@ -98,16 +68,7 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         a.ownership(game).await.unwrap(),
         Some(Ownership::Owned(replica("a")))
     );
-    let join = StoredAction {
-        seq: 1,
-        action: Action::Join {
-            seat: 0,
-            player: player.clone(),
-        },
-        player_id: Some(player.id.clone()),
-        idempotency_key: None,
-        at: 1,
-    };
+    let join = a_join(player);
     a.append_action(game, &join, &running()).await.unwrap();
     assert_eq!(
         next(&mut heard_by_b).await,
@@ -118,14 +79,14 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         }),
         "B hears of A's commit, the action with it"
     );
-    a.append_action(game, &turn(2), &running()).await.unwrap();
+    a.append_action(game, &a_turn(2), &running()).await.unwrap();
     assert!(matches!(
         next(&mut heard_by_b).await,
         Some(Notification::Action { seq: 2, .. })
     ));
     // B may not write A's game, in a group or in a transaction, nor take it while A lives.
     assert!(matches!(
-        b.append_action(game, &turn(3), &running()).await,
+        b.append_action(game, &a_turn(3), &running()).await,
         Err(StoreError::NotOwner { .. })
     ));
     let leave = StoredAction {
@@ -145,7 +106,7 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
     tokio::time::sleep(Duration::from_millis(50)).await;
     assert_eq!(a.ownership(game).await.unwrap(), Some(Ownership::Orphan));
     assert!(matches!(
-        a.append_action(game, &turn(3), &running()).await,
+        a.append_action(game, &a_turn(3), &running()).await,
         Err(StoreError::NotOwner { .. })
     ));
     assert_eq!(b.claim_orphans(10).await.unwrap(), vec![game.clone()]);
@@ -154,11 +115,11 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         Some(Ownership::Owned(replica("b")))
     );
     // B, the only live replica now, notifies nobody; A finds the action in the store.
-    b.append_action(game, &turn(3), &running()).await.unwrap();
+    b.append_action(game, &a_turn(3), &running()).await.unwrap();
     let third = Notification::Action {
         game_id: game.clone(),
         seq: 3,
-        action: Some(Box::new(turn(3))),
+        action: Some(Box::new(a_turn(3))),
     };
     assert!(
         !heard_within(&mut heard_by_a, third, Duration::from_millis(300)).await,
@@ -176,11 +137,11 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
     // not get the game back: B runs it.
     assert_eq!(a.renew_lease(long).await.unwrap(), Renewal::Lapsed);
     assert_eq!(a.renew_lease(long).await.unwrap(), Renewal::Held);
-    b.append_action(game, &turn(4), &running()).await.unwrap();
+    b.append_action(game, &a_turn(4), &running()).await.unwrap();
     let fourth = Notification::Action {
         game_id: game.clone(),
         seq: 4,
-        action: Some(Box::new(turn(4))),
+        action: Some(Box::new(a_turn(4))),
     };
     assert!(
         heard(&mut heard_by_a, fourth).await,

@@ -92,7 +92,6 @@ fn ids_of(list: &str) -> Vec<String> {
         .collect()
 }
 
-/// A held leadership; dropping it gives it up.
 /// What renewing a lease found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Renewal {
@@ -106,6 +105,7 @@ pub enum Renewal {
     Gone,
 }
 
+/// A held leadership; dropping it gives it up.
 pub trait Leadership: Send + Sync {
     /// Whether it is still held (its connection is alive).
     fn is_held(&self) -> bool;

@@ -347,13 +347,10 @@ impl ClusterStore for PostgresStore {
 
 #[cfg(test)]
 mod tests {
-    use theboss_engine::{City, Turn};
-
     use super::*;
-    use crate::domain::Status;
-    use crate::store::Effects;
     use crate::store::prelude::*;
     use crate::table::Action;
+    use crate::testing::{a_join, a_turn, replica, running};
 
     /// A replica passes its own actions' notifications by from how they begin; the test holds
     /// that start to what PostgreSQL writes, and the rest to what every replica parses.
@@ -414,34 +411,6 @@ mod tests {
         }
     }
 
-    fn replica(id: &str) -> Replica {
-        Replica {
-            id: id.to_string(),
-            url: format!("http://{id}.invalid:1"),
-        }
-    }
-
-    fn running() -> Effects {
-        Effects {
-            status: Status::Running,
-            ..Effects::default()
-        }
-    }
-
-    fn turn(seq: u64) -> StoredAction {
-        StoredAction {
-            seq,
-            action: Action::Turn {
-                seat: 0,
-                turn: Turn::play(City::Boston.cards().next().unwrap()),
-                by_timeout: false,
-            },
-            player_id: None,
-            idempotency_key: None,
-            at: 1,
-        }
-    }
-
     /// The next notification of `game` within two seconds, if any.
     async fn next_of(
         rx: &mut mpsc::UnboundedReceiver<Notification>,
@@ -471,16 +440,7 @@ mod tests {
         let long = Duration::from_secs(60);
         a.join_cluster(&replica("a"), long).await.unwrap();
         let (player, game) = &crate::testing::player_and_game(&a).await;
-        let join = StoredAction {
-            seq: 1,
-            action: Action::Join {
-                seat: 0,
-                player: player.clone(),
-            },
-            player_id: Some(player.id.clone()),
-            idempotency_key: None,
-            at: 1,
-        };
+        let join = a_join(player);
 
         // Alone, A's commits (a group's, a transaction's) reach no listener.
         let mut raw = PgListener::connect(&url).await.unwrap();
@@ -528,11 +488,11 @@ mod tests {
             .unwrap();
 
         // From then on, A's commits are notified.
-        a.append_action(game, &turn(3), &running()).await.unwrap();
+        a.append_action(game, &a_turn(3), &running()).await.unwrap();
         let third = Notification::Action {
             game_id: game.clone(),
             seq: 3,
-            action: Some(Box::new(turn(3))),
+            action: Some(Box::new(a_turn(3))),
         };
         assert_eq!(
             next_of(&mut heard_by_b, game).await,

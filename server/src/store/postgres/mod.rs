@@ -57,7 +57,7 @@ macro_rules! others_live {
 }
 
 /// The notification of one committed action, written in a transaction by replica `$8`,
-/// when another replica lives ([`others_live`]). `r`, the replica that wrote it, comes first,
+/// when another replica lives (`others_live!`). `r`, the replica that wrote it, comes first,
 /// so that its own listener can pass it by without parsing it (see `cluster::listen`).
 pub(in crate::store) const NOTIFY_ACTION: &str = concat!(
     "SELECT pg_notify('theboss_actions', \
@@ -70,7 +70,7 @@ pub(in crate::store) const NOTIFY_ACTION: &str = concat!(
 /// transaction: every action row, and each game's row where something kept there changes.
 /// With a replica ($12), only the games it owns while its lease runs are written (their rows
 /// locked against a takeover meanwhile), and each written action is notified at commit when
-/// another replica lives ([`others_live`], evaluated once for the statement). Returns the
+/// another replica lives (`others_live!`, evaluated once for the statement). Returns the
 /// games written.
 pub(in crate::store) const APPEND_GROUP: &str = concat!(
     "WITH input AS ( \
