@@ -155,15 +155,13 @@ impl Cluster {
                 } => return,
                 _ = tick.tick() => {
                     match self.store.renew_lease(self.lease).await {
-                        Ok(Renewal::Held) => {
+                        Ok(renewal @ (Renewal::Held | Renewal::Lapsed)) => {
                             renewed = Instant::now();
                             crate::metrics::lease_held(true);
-                        }
-                        Ok(Renewal::Lapsed) => {
-                            renewed = Instant::now();
-                            crate::metrics::lease_held(true);
-                            tracing::warn!("this replica's lease had run out; catching up");
-                            self.catch_up(&*games).await;
+                            if renewal == Renewal::Lapsed {
+                                tracing::warn!("this replica's lease had run out; catching up");
+                                self.catch_up(&*games).await;
+                            }
                         }
                         Ok(Renewal::Gone) => {
                             tracing::error!("this replica's membership is gone; joining again");

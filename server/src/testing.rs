@@ -18,7 +18,7 @@ use tonic::transport::Channel;
 use theboss_engine::{City, Turn};
 
 use crate::domain::{GameRecord, PlayerInfo, Settings, Status, Visibility};
-use crate::store::cluster::Replica;
+use crate::store::cluster::{Notification, Replica};
 use crate::store::{Effects, NewPlayer, PostgresStore, SqliteStore, Store, StoredAction, Traced};
 use crate::table::Action;
 use crate::{ClusterOptions, Options, ServerError, Storage, run};
@@ -97,6 +97,25 @@ pub fn running() -> Effects {
         status: Status::Running,
         ..Effects::default()
     }
+}
+
+/// Whether notification `wanted` arrives on `rx` within `time` (others before it are
+/// skipped: notifications are the database's, and other tests' replicas send them too).
+pub async fn heard_within(
+    rx: &mut tokio::sync::mpsc::UnboundedReceiver<Notification>,
+    wanted: Notification,
+    time: Duration,
+) -> bool {
+    tokio::time::timeout(time, async {
+        while let Some(n) = rx.recv().await {
+            if n == wanted {
+                return true;
+            }
+        }
+        false
+    })
+    .await
+    .unwrap_or(false)
 }
 
 /// A new player, and a two-seat game `store` creates for them (a replica's store runs it).

@@ -8,7 +8,7 @@ use theboss_server::store::cluster::{ClusterStore, Notification, Ownership, Rene
 use theboss_server::store::prelude::*;
 use theboss_server::store::{PostgresStore, StoreError, StoredAction};
 use theboss_server::table::Action;
-use theboss_server::testing::{self, a_join, a_turn, replica, running};
+use theboss_server::testing::{self, a_join, a_turn, heard_within, replica, running};
 
 /// Whether `wanted` arrives within two seconds (others before it are skipped).
 async fn heard(
@@ -16,24 +16,6 @@ async fn heard(
     wanted: Notification,
 ) -> bool {
     heard_within(rx, wanted, Duration::from_secs(2)).await
-}
-
-/// Whether `wanted` arrives within `time` (others before it are skipped).
-async fn heard_within(
-    rx: &mut tokio::sync::mpsc::UnboundedReceiver<Notification>,
-    wanted: Notification,
-    time: Duration,
-) -> bool {
-    tokio::time::timeout(time, async {
-        while let Some(n) = rx.recv().await {
-            if n == wanted {
-                return true;
-            }
-        }
-        false
-    })
-    .await
-    .unwrap_or(false)
 }
 
 /// The next notification that is not a resync, within two seconds.

@@ -350,7 +350,7 @@ mod tests {
     use super::*;
     use crate::store::prelude::*;
     use crate::table::Action;
-    use crate::testing::{a_join, a_turn, replica, running};
+    use crate::testing::{a_join, a_turn, heard_within, replica, running};
 
     /// A replica passes its own actions' notifications by from how they begin; the test holds
     /// that start to what PostgreSQL writes, and the rest to what every replica parses.
@@ -409,24 +409,6 @@ mod tests {
             }
             _ => panic!("{payload:?} is an action's notification"),
         }
-    }
-
-    /// The next notification of `game` within two seconds, if any.
-    async fn next_of(
-        rx: &mut mpsc::UnboundedReceiver<Notification>,
-        game: &str,
-    ) -> Option<Notification> {
-        tokio::time::timeout(Duration::from_secs(2), async {
-            loop {
-                let n = rx.recv().await?;
-                if matches!(&n, Notification::Action { game_id, .. } if game_id == game) {
-                    return Some(n);
-                }
-            }
-        })
-        .await
-        .ok()
-        .flatten()
     }
 
     /// A commit is notified only while another replica lives to hear it; one that joins waits, in
@@ -494,9 +476,8 @@ mod tests {
             seq: 3,
             action: Some(Box::new(a_turn(3))),
         };
-        assert_eq!(
-            next_of(&mut heard_by_b, game).await,
-            Some(third),
+        assert!(
+            heard_within(&mut heard_by_b, third, Duration::from_secs(2)).await,
             "B hears of A's commit"
         );
         assert_eq!(b.renew_lease(long).await.unwrap(), Renewal::Held);
