@@ -187,11 +187,7 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Serve(config)) => {
-            tracing_subscriber::fmt()
-                .with_env_filter(EnvFilter::try_new(&config.log).context("--log")?)
-                .with_writer(std::io::stderr)
-                .with_ansi(false)
-                .init();
+            theboss_server::logs::init(&config.log).context("--log")?;
             theboss_server::serve(&config, theboss_server::shutdown::signal()).await?;
             Ok(())
         }

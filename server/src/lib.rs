@@ -23,6 +23,7 @@ pub mod games;
 pub mod house;
 pub mod ladder;
 pub mod limits;
+pub mod logs;
 pub mod metrics;
 pub mod net;
 pub mod quota;

@@ -1,12 +1,9 @@
 //! `theboss-server`: parses the configuration, sets up logging, and serves (see
 //! [`theboss_server::serve`]) until SIGINT or SIGTERM.
 
-use std::io::IsTerminal;
-
 use anyhow::Context;
 use clap::Parser;
 use theboss_server::{Config, serve, shutdown};
-use tracing_subscriber::EnvFilter;
 
 /// Every action allocates its views, events and frames by the dozen; glibc's allocator spent a
 /// fifth of the server's CPU under load on them (issue 21's profile), mimalloc a fraction.
@@ -16,11 +13,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_new(&config.log).context("--log")?)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
+    theboss_server::logs::init(&config.log).context("--log")?;
     serve(&config, shutdown::signal()).await?;
     Ok(())
 }

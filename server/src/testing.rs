@@ -162,6 +162,36 @@ pub async fn sqlite_store() -> (Arc<dyn Store>, tempfile::TempDir) {
     (Arc::new(Traced::new(store)), dir)
 }
 
+/// Log lines, kept in memory: a `MakeWriter` for a test's own subscriber.
+#[derive(Clone, Default)]
+pub struct LogLines(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl LogLines {
+    /// Everything written so far.
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().expect("not poisoned")).into_owned()
+    }
+}
+
+impl std::io::Write for LogLines {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for LogLines {
+    type Writer = LogLines;
+
+    fn make_writer(&'a self) -> LogLines {
+        self.clone()
+    }
+}
+
 /// A server running in this process until [`TestServer::stop`] or drop.
 pub struct TestServer {
     pub addr: SocketAddr,

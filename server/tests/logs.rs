@@ -3,45 +3,22 @@
 
 mod common;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-
 use common::*;
-use theboss_server::testing::TestServer;
-use tracing_subscriber::fmt::MakeWriter;
-
-/// Log lines, kept in memory.
-#[derive(Clone, Default)]
-struct Lines(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Lines {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl<'a> MakeWriter<'a> for Lines {
-    type Writer = Lines;
-
-    fn make_writer(&'a self) -> Lines {
-        self.clone()
-    }
-}
+use theboss_server::testing::{LogLines, TestServer};
+use tracing_subscriber::layer::SubscriberExt;
 
 // One thread: the subscriber is this thread's, and so every task's.
 #[tokio::test(flavor = "current_thread")]
 async fn one_grep_of_a_game_id_shows_its_whole_life() {
-    let lines = Lines::default();
-    let subscriber = tracing_subscriber::fmt()
-        .with_env_filter("theboss_server=debug")
-        .with_writer(lines.clone())
-        .with_ansi(false)
-        .finish();
+    let lines = LogLines::default();
+    // The server's own filter (`--log`), so that what the binary keeps of a span is tested.
+    let subscriber = tracing_subscriber::registry()
+        .with(theboss_server::logs::filter("theboss_server=debug").unwrap())
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(lines.clone())
+                .with_ansi(false),
+        );
     let _guard = tracing::subscriber::set_default(subscriber);
 
     let server = TestServer::sqlite().await;
@@ -51,7 +28,7 @@ async fn one_grep_of_a_game_id_shows_its_whole_life() {
     watching.await.unwrap();
     server.stop().await;
 
-    let text = String::from_utf8(lines.0.lock().unwrap().clone()).unwrap();
+    let text = lines.text();
     let life: Vec<&str> = text.lines().filter(|l| l.contains(&game_id)).collect();
     let has = |what: &str| life.iter().any(|l| l.contains(what));
     for what in [

@@ -163,6 +163,7 @@ async fn suite(store: Arc<dyn Store>) {
     players_are_found_by_token_hash(&*store).await;
     games_round_trip_with_their_log(&*store).await;
     listing_filters_and_pages(&*store).await;
+    a_seat_left_is_free_again(&*store).await;
     duplicate_sets_and_ratings(&*store).await;
     tables_waiting_are_capped_per_creator_and_found_when_expired(&*store).await;
     the_ladder_queue_keeps_each_player_to_its_games_at_once(&*store).await;
@@ -1012,6 +1013,50 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
             .collect::<Vec<_>>(),
         vec![(0, b.player.id.clone()), (1, a.player.id.clone())]
     );
+}
+
+/// Joins and leaves are written with their neighbours' turns (PostgreSQL's group statement):
+/// a seat left is taken by another player, and the player who left no longer lists the game.
+async fn a_seat_left_is_free_again(store: &dyn Store) {
+    let (a, b) = (player(140), player(141));
+    store.create_player(&a).await.unwrap();
+    store.create_player(&b).await.unwrap();
+    let record = game(140, &a.player.id, Visibility::Public);
+    store.create_game(&record, None).await.unwrap();
+    let leave = StoredAction {
+        seq: 2,
+        action: Action::Leave { seat: 0 },
+        player_id: Some(a.player.id.clone()),
+        idempotency_key: Some("leave".into()),
+        at: 3_002,
+    };
+    for action in [join(1, 0, &a), leave, join(3, 0, &b)] {
+        store
+            .append_action(&record.id, &action, &effects(Status::Open))
+            .await
+            .unwrap();
+    }
+    let open_games_of = |who: &NewPlayer| GameQuery {
+        statuses: vec![Status::Open],
+        seated: Some(who.player.id.clone()),
+        viewer: who.player.id.clone(),
+        limit: 10,
+        after: None,
+    };
+    let of_a = store.list_games(&open_games_of(&a)).await.unwrap();
+    assert!(of_a.games.is_empty(), "{:?}", of_a.games);
+    let of_b = store.list_games(&open_games_of(&b)).await.unwrap();
+    assert_eq!(of_b.games.len(), 1);
+    assert_eq!(
+        of_b.games[0]
+            .seats
+            .iter()
+            .map(|(s, p)| (*s, p.id.clone()))
+            .collect::<Vec<_>>(),
+        vec![(0, b.player.id.clone())]
+    );
+    let loaded = store.load_game(&record.id).await.unwrap().unwrap();
+    assert_eq!(loaded.actions.len(), 3);
 }
 
 async fn listing_filters_and_pages(store: &dyn Store) {

@@ -1,7 +1,8 @@
-//! Group commit. The simple appends of many games (a turn that does not end its game: one
-//! action row, and the game's row if something kept there changes) that arrive while earlier
-//! ones are being written are committed together, in one transaction, so that a commit's fixed cost (a round trip,
-//! a write-ahead-log flush, an fsync) is paid once for all of them.
+//! Group commit. The simple appends of many games (an action that does not end its game:
+//! one action row, the seat it takes or leaves, and the game's row if something kept there
+//! changes) that arrive while earlier ones are being written are committed together, in one
+//! transaction, so that a commit's fixed cost (a round trip, a write-ahead-log flush, an
+//! fsync) is paid once for all of them.
 //!
 //! Nothing waits to be grouped: an append that finds a lane free is written at once, alone;
 //! groups form only while every lane is busy, from the appends that queued meanwhile. Every
@@ -33,6 +34,33 @@ pub(super) struct Append {
     pub winners: String,
     pub money: String,
     pub acted: String,
+    pub seating: Seating,
+}
+
+/// What an action does to its game's seats (the `seats` rows that list a player's games).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Seating {
+    Unchanged,
+    Takes { seat: i64, player_id: String },
+    Leaves { seat: i64 },
+}
+
+impl Seating {
+    /// The seat taken and by whom, if any.
+    pub fn taken(&self) -> (Option<i64>, Option<&str>) {
+        match self {
+            Seating::Takes { seat, player_id } => (Some(*seat), Some(player_id)),
+            _ => (None, None),
+        }
+    }
+
+    /// The seat left, if any.
+    pub fn left(&self) -> Option<i64> {
+        match self {
+            Seating::Leaves { seat } => Some(*seat),
+            _ => None,
+        }
+    }
 }
 
 type Pending = (Append, oneshot::Sender<Result<(), StoreError>>);
@@ -177,6 +205,7 @@ mod tests {
             winners: String::new(),
             money: String::new(),
             acted: String::new(),
+            seating: Seating::Unchanged,
         }
     }
 

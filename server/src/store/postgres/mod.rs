@@ -67,25 +67,32 @@ pub(in crate::store) const NOTIFY_ACTION: &str = concat!(
     others_live!("$8")
 );
 /// A group of simple appends (see `group`) in one statement, one round trip, one
-/// transaction: every action row, and each game's row where something kept there changes.
-/// With a replica ($12), only the games it owns while its lease runs are written (their rows
-/// locked against a takeover meanwhile), and each written action is notified at commit when
-/// another replica lives (`others_live!`, evaluated once for the statement). Returns the
-/// games written.
+/// transaction: every action row, the seats taken ($13, $14) and left ($15), and each game's
+/// row where something kept there changes (decided from the row as it was locked, so that
+/// the others are not looked up twice). With a replica ($12), only the games it owns while
+/// its lease runs are written (their rows locked against a takeover meanwhile), and each
+/// written action is notified at commit when another replica lives (`others_live!`,
+/// evaluated once for the statement). Returns the games written.
 pub(in crate::store) const APPEND_GROUP: &str = concat!(
     "WITH input AS ( \
      SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], \
-     $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[]) \
-     AS u(game_id, seq, player_id, idempotency_key, format, payload, at, status, winners, money, acted)), \
-     owned AS (SELECT i.* FROM input i JOIN games g ON g.id = i.game_id \
+     $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $13::bigint[], $14::text[], \
+     $15::bigint[]) \
+     AS u(game_id, seq, player_id, idempotency_key, format, payload, at, status, winners, money, acted, \
+     takes_seat, taken_by, leaves_seat)), \
+     owned AS (SELECT i.*, (g.status <> i.status OR g.winners <> i.winners OR g.money <> i.money \
+     OR g.acted <> i.acted) AS changed FROM input i JOIN games g ON g.id = i.game_id \
      WHERE $12::text IS NULL OR (g.owner = $12 AND EXISTS \
      (SELECT 1 FROM replicas r WHERE r.id = $12 AND r.lease_until > now())) FOR SHARE OF g), \
      inserted AS (INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at) \
      SELECT game_id, seq, player_id, idempotency_key, format, payload, at FROM owned \
      RETURNING game_id, seq, player_id, idempotency_key, format, payload, at), \
      updated AS (UPDATE games AS g SET status = o.status, winners = o.winners, money = o.money, \
-     acted = o.acted FROM owned o WHERE g.id = o.game_id \
-     AND (g.status <> o.status OR g.winners <> o.winners OR g.money <> o.money OR g.acted <> o.acted)) \
+     acted = o.acted FROM owned o WHERE o.changed AND g.id = o.game_id), \
+     seated AS (INSERT INTO seats (game_id, seat, player_id) \
+     SELECT game_id, takes_seat, taken_by FROM owned WHERE takes_seat IS NOT NULL), \
+     unseated AS (DELETE FROM seats s USING owned o \
+     WHERE o.leaves_seat IS NOT NULL AND s.game_id = o.game_id AND s.seat = o.leaves_seat) \
      SELECT i.game_id FROM inserted i LEFT JOIN LATERAL \
      (SELECT pg_notify('theboss_actions', json_build_object('r', $12::text, 'g', i.game_id, 's', i.seq, \
      'p', i.player_id, 'k', i.idempotency_key, 'f', i.format, 't', i.at, \
@@ -244,6 +251,9 @@ async fn write_group(
     let winners = column(&appends, |a| a.winners.as_str());
     let money = column(&appends, |a| a.money.as_str());
     let acted = column(&appends, |a| a.acted.as_str());
+    let takes_seat = column(&appends, |a| a.seating.taken().0);
+    let taken_by = column(&appends, |a| a.seating.taken().1);
+    let leaves_seat = column(&appends, |a| a.seating.left());
     let written: Vec<(String,)> = sqlx::query_as(APPEND_GROUP)
         .bind(&games)
         .bind(seqs)
@@ -257,6 +267,9 @@ async fn write_group(
         .bind(money)
         .bind(acted)
         .bind(me)
+        .bind(takes_seat)
+        .bind(taken_by)
+        .bind(leaves_seat)
         .fetch_all(&pool)
         .await?;
     Ok(games

@@ -175,7 +175,15 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
             APPEND_GROUP,
             "ARRAY['g500', 'g1000'], ARRAY[5, 5]::bigint[], ARRAY['p1', 'p2'], \
              ARRAY['k5', 'k5'], ARRAY[2, 2], ARRAY['{}', '{}'], ARRAY[1, 1]::bigint[], \
-             ARRAY['running', 'running'], ARRAY['', ''], ARRAY['', ''], ARRAY['', ''], 'r1'",
+             ARRAY['running', 'open'], ARRAY['', ''], ARRAY['', ''], ARRAY['', ''], 'r1', \
+             ARRAY[NULL, 1]::bigint[], ARRAY[NULL, 'p2'], ARRAY[NULL, NULL]::bigint[]",
+        ),
+        (
+            "APPEND_GROUP (a leave)",
+            APPEND_GROUP,
+            "ARRAY['g1000'], ARRAY[6]::bigint[], ARRAY['p2'], ARRAY['k6'], ARRAY[2], ARRAY['{}'], \
+             ARRAY[1]::bigint[], ARRAY['open'], ARRAY[''], ARRAY[''], ARRAY[''], 'r1', \
+             ARRAY[NULL]::bigint[], ARRAY[NULL]::text[], ARRAY[1]::bigint[]",
         ),
         ("RENEW_LEASE", RENEW_LEASE, "'r1', 5.0"),
         ("RELEASE_GAMES", RELEASE_GAMES, "'r1'"),

@@ -15,7 +15,7 @@ use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, QueryBuil
 use super::rows::{self, ActionRow, GameColumns, SeatRow};
 use super::{Backend, SqlStore, listing};
 use crate::domain::{GameRecord, Status};
-use crate::store::group::Append;
+use crate::store::group::{Append, Seating};
 use crate::store::{
     Effects, GameCursor, GameListing, GamePage, GameQuery, GameStore, StoreError, StoredAction,
     StoredGame,
@@ -135,10 +135,19 @@ where
         let money = rows::money_to_text(&effects.money);
         let acted = rows::acted_to_text(&effects.acted);
         // A game's end also marks its seats, and may rate: it takes a transaction of its own.
-        let simple = effects.rating.is_none()
-            && !effects.status.is_over()
-            && !matches!(action.action, Action::Join { .. } | Action::Leave { .. });
+        // Every other action, a join or a leave too, is written with its neighbours' (`group`).
+        let simple = effects.rating.is_none() && !effects.status.is_over();
         if simple {
+            let seating = match &action.action {
+                Action::Join { seat, player } => Seating::Takes {
+                    seat: i64::from(*seat),
+                    player_id: player.id.clone(),
+                },
+                Action::Leave { seat } => Seating::Leaves {
+                    seat: i64::from(*seat),
+                },
+                _ => Seating::Unchanged,
+            };
             return self
                 .group
                 .append(Append {
@@ -153,6 +162,7 @@ where
                     winners,
                     money,
                     acted,
+                    seating,
                 })
                 .await;
         }

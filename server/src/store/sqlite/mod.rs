@@ -15,8 +15,8 @@ use sqlx::sqlite::{
 };
 
 use super::StoreError;
-use super::group::{Append, GroupCommit, Refused};
-use super::sql::games::{INSERT_ACTION, UPDATE_GAME_STATUS};
+use super::group::{Append, GroupCommit, Refused, Seating};
+use super::sql::games::{DELETE_SEAT, INSERT_ACTION, INSERT_SEAT, UPDATE_GAME_STATUS};
 use super::sql::{Backend, SqlStore};
 
 /// The store on an SQLite file.
@@ -94,6 +94,24 @@ async fn write_group(
             .bind(&a.game_id)
             .execute(&mut *tx)
             .await?;
+        match &a.seating {
+            Seating::Takes { seat, player_id } => {
+                sqlx::query(INSERT_SEAT)
+                    .bind(&a.game_id)
+                    .bind(seat)
+                    .bind(player_id)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            Seating::Leaves { seat } => {
+                sqlx::query(DELETE_SEAT)
+                    .bind(&a.game_id)
+                    .bind(seat)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            Seating::Unchanged => {}
+        }
     }
     tx.commit().await?;
     // One replica: every game is its own.
