@@ -1013,6 +1013,14 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
             .collect::<Vec<_>>(),
         vec![(0, b.player.id.clone()), (1, a.player.id.clone())]
     );
+    // The game's end marked its seats: it is each player's finished game, since 9_999.
+    for who in [&a, &b] {
+        let finished = store
+            .finished_games_of(&who.player.id, (0, i64::MAX), None, 10)
+            .await
+            .unwrap();
+        assert_eq!(finished, vec![(record.id.clone(), 9_999)]);
+    }
 }
 
 /// Joins and leaves are written with their neighbours' turns (PostgreSQL's group statement):

@@ -1,6 +1,6 @@
-//! Group commit. The simple appends of many games (an action that does not end its game:
-//! one action row, the seat it takes or leaves, and the game's row if something kept there
-//! changes) that arrive while earlier ones are being written are committed together, in one
+//! Group commit. The simple appends of many games (an action that rates no game: one action
+//! row, the seat it takes or leaves or the seats of the game it ends, and the game's row if
+//! something kept there changes) that arrive while earlier ones are being written are committed together, in one
 //! transaction, so that a commit's fixed cost (a round trip, a write-ahead-log flush, an
 //! fsync) is paid once for all of them.
 //!
@@ -41,8 +41,18 @@ pub(super) struct Append {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Seating {
     Unchanged,
-    Takes { seat: i64, player_id: String },
-    Leaves { seat: i64 },
+    Takes {
+        seat: i64,
+        player_id: String,
+    },
+    Leaves {
+        seat: i64,
+    },
+    /// The game is over: its seats no longer count among their players' live seats, and
+    /// say when it finished (`None` for a game aborted).
+    Over {
+        finished_at: Option<i64>,
+    },
 }
 
 impl Seating {
@@ -59,6 +69,14 @@ impl Seating {
         match self {
             Seating::Leaves { seat } => Some(*seat),
             _ => None,
+        }
+    }
+
+    /// Whether the game ends, and when it finished.
+    pub fn over(&self) -> (bool, Option<i64>) {
+        match self {
+            Seating::Over { finished_at } => (true, *finished_at),
+            _ => (false, None),
         }
     }
 }

@@ -67,8 +67,9 @@ pub(in crate::store) const NOTIFY_ACTION: &str = concat!(
     others_live!("$8")
 );
 /// A group of simple appends (see `group`) in one statement, one round trip, one
-/// transaction: every action row, the seats taken ($13, $14) and left ($15), and each game's
-/// row where something kept there changes (decided from the row as it was locked, so that
+/// transaction: every action row, the seats taken ($13, $14) and left ($15), the seats of
+/// the games that end ($16, finished at $17), and each game's row where something kept there
+/// changes (decided from the row as it was locked, so that
 /// the others are not looked up twice). With a replica ($12), only the games it owns while
 /// its lease runs are written (their rows locked against a takeover meanwhile), and each
 /// written action is notified at commit when another replica lives (`others_live!`,
@@ -77,9 +78,9 @@ pub(in crate::store) const APPEND_GROUP: &str = concat!(
     "WITH input AS ( \
      SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], \
      $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $13::bigint[], $14::text[], \
-     $15::bigint[]) \
+     $15::bigint[], $16::boolean[], $17::bigint[]) \
      AS u(game_id, seq, player_id, idempotency_key, format, payload, at, status, winners, money, acted, \
-     takes_seat, taken_by, leaves_seat)), \
+     takes_seat, taken_by, leaves_seat, ends, finished_at)), \
      owned AS (SELECT i.*, (g.status <> i.status OR g.winners <> i.winners OR g.money <> i.money \
      OR g.acted <> i.acted) AS changed FROM input i JOIN games g ON g.id = i.game_id \
      WHERE $12::text IS NULL OR (g.owner = $12 AND EXISTS \
@@ -92,7 +93,9 @@ pub(in crate::store) const APPEND_GROUP: &str = concat!(
      seated AS (INSERT INTO seats (game_id, seat, player_id) \
      SELECT game_id, takes_seat, taken_by FROM owned WHERE takes_seat IS NOT NULL), \
      unseated AS (DELETE FROM seats s USING owned o \
-     WHERE o.leaves_seat IS NOT NULL AND s.game_id = o.game_id AND s.seat = o.leaves_seat) \
+     WHERE o.leaves_seat IS NOT NULL AND s.game_id = o.game_id AND s.seat = o.leaves_seat), \
+     ended AS (UPDATE seats s SET game_over = TRUE, finished_at = o.finished_at FROM owned o \
+     WHERE o.ends AND s.game_id = o.game_id) \
      SELECT i.game_id FROM inserted i LEFT JOIN LATERAL \
      (SELECT pg_notify('theboss_actions', json_build_object('r', $12::text, 'g', i.game_id, 's', i.seq, \
      'p', i.player_id, 'k', i.idempotency_key, 'f', i.format, 't', i.at, \
@@ -254,6 +257,8 @@ async fn write_group(
     let takes_seat = column(&appends, |a| a.seating.taken().0);
     let taken_by = column(&appends, |a| a.seating.taken().1);
     let leaves_seat = column(&appends, |a| a.seating.left());
+    let ends = column(&appends, |a| a.seating.over().0);
+    let finished_at = column(&appends, |a| a.seating.over().1);
     let written: Vec<(String,)> = sqlx::query_as(APPEND_GROUP)
         .bind(&games)
         .bind(seqs)
@@ -270,6 +275,8 @@ async fn write_group(
         .bind(takes_seat)
         .bind(taken_by)
         .bind(leaves_seat)
+        .bind(ends)
+        .bind(finished_at)
         .fetch_all(&pool)
         .await?;
     Ok(games

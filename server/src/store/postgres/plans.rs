@@ -176,14 +176,24 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
             "ARRAY['g500', 'g1000'], ARRAY[5, 5]::bigint[], ARRAY['p1', 'p2'], \
              ARRAY['k5', 'k5'], ARRAY[2, 2], ARRAY['{}', '{}'], ARRAY[1, 1]::bigint[], \
              ARRAY['running', 'open'], ARRAY['', ''], ARRAY['', ''], ARRAY['', ''], 'r1', \
-             ARRAY[NULL, 1]::bigint[], ARRAY[NULL, 'p2'], ARRAY[NULL, NULL]::bigint[]",
+             ARRAY[NULL, 1]::bigint[], ARRAY[NULL, 'p2'], ARRAY[NULL, NULL]::bigint[], \
+             ARRAY[FALSE, FALSE], ARRAY[NULL, NULL]::bigint[]",
         ),
         (
             "APPEND_GROUP (a leave)",
             APPEND_GROUP,
             "ARRAY['g1000'], ARRAY[6]::bigint[], ARRAY['p2'], ARRAY['k6'], ARRAY[2], ARRAY['{}'], \
              ARRAY[1]::bigint[], ARRAY['open'], ARRAY[''], ARRAY[''], ARRAY[''], 'r1', \
-             ARRAY[NULL]::bigint[], ARRAY[NULL]::text[], ARRAY[1]::bigint[]",
+             ARRAY[NULL]::bigint[], ARRAY[NULL]::text[], ARRAY[1]::bigint[], ARRAY[FALSE], \
+             ARRAY[NULL]::bigint[]",
+        ),
+        (
+            "APPEND_GROUP (a game's end)",
+            APPEND_GROUP,
+            "ARRAY['g500'], ARRAY[90]::bigint[], ARRAY['p2'], ARRAY['k90'], ARRAY[2], ARRAY['{}'], \
+             ARRAY[1]::bigint[], ARRAY['finished'], ARRAY['1'], ARRAY['3,8'], ARRAY['1,1'], 'r1', \
+             ARRAY[NULL]::bigint[], ARRAY[NULL]::text[], ARRAY[NULL]::bigint[], ARRAY[TRUE], \
+             ARRAY[9]::bigint[]",
         ),
         ("RENEW_LEASE", RENEW_LEASE, "'r1', 5.0"),
         ("RELEASE_GAMES", RELEASE_GAMES, "'r1'"),

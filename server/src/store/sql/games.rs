@@ -134,20 +134,25 @@ where
         let winners = rows::numbers_to_text(effects.winners.iter().copied());
         let money = rows::money_to_text(&effects.money);
         let acted = rows::acted_to_text(&effects.acted);
-        // A game's end also marks its seats, and may rate: it takes a transaction of its own.
-        // Every other action, a join or a leave too, is written with its neighbours' (`group`).
-        let simple = effects.rating.is_none() && !effects.status.is_over();
-        if simple {
-            let seating = match &action.action {
-                Action::Join { seat, player } => Seating::Takes {
-                    seat: i64::from(*seat),
-                    player_id: player.id.clone(),
-                },
-                Action::Leave { seat } => Seating::Leaves {
-                    seat: i64::from(*seat),
-                },
-                _ => Seating::Unchanged,
-            };
+        // A rated result reads and writes ratings: it takes a transaction of its own. So does
+        // a leave that ends its game (one statement would both free and mark its seats).
+        // Every other action is written with its neighbours' (`group`).
+        let over = effects.status.is_over();
+        let seating = match &action.action {
+            Action::Join { seat, player } if !over => Some(Seating::Takes {
+                seat: i64::from(*seat),
+                player_id: player.id.clone(),
+            }),
+            Action::Leave { seat } if !over => Some(Seating::Leaves {
+                seat: i64::from(*seat),
+            }),
+            Action::Join { .. } | Action::Leave { .. } => None,
+            _ if over => Some(Seating::Over {
+                finished_at: (effects.status == Status::Finished).then_some(action.at),
+            }),
+            _ => Some(Seating::Unchanged),
+        };
+        if let Some(seating) = seating.filter(|_| effects.rating.is_none()) {
             return self
                 .group
                 .append(Append {

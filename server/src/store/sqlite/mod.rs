@@ -16,7 +16,7 @@ use sqlx::sqlite::{
 
 use super::StoreError;
 use super::group::{Append, GroupCommit, Refused, Seating};
-use super::sql::games::{DELETE_SEAT, INSERT_ACTION, INSERT_SEAT, UPDATE_GAME_STATUS};
+use super::sql::games::{DELETE_SEAT, INSERT_ACTION, INSERT_SEAT, SEATS_OVER, UPDATE_GAME_STATUS};
 use super::sql::{Backend, SqlStore};
 
 /// The store on an SQLite file.
@@ -107,6 +107,13 @@ async fn write_group(
                 sqlx::query(DELETE_SEAT)
                     .bind(&a.game_id)
                     .bind(seat)
+                    .execute(&mut *tx)
+                    .await?;
+            }
+            Seating::Over { finished_at } => {
+                sqlx::query(SEATS_OVER)
+                    .bind(&a.game_id)
+                    .bind(finished_at)
                     .execute(&mut *tx)
                     .await?;
             }
