@@ -17,7 +17,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgQueryResult};
 
 use super::StoreError;
 use super::cluster::Replica;
-use super::group::{Append, GroupCommit, Refused};
+use super::group::{Append, GroupCommit, Refused, Seating};
 use super::sql::{Backend, SqlStore};
 
 /// The store on PostgreSQL.
@@ -67,41 +67,57 @@ pub(in crate::store) const NOTIFY_ACTION: &str = concat!(
     others_live!("$8")
 );
 /// A group of simple appends (see `group`) in one statement, one round trip, one
-/// transaction: every action row, the seats taken ($13, $14) and left ($15), the seats of
-/// the games that end ($16, finished at $17), and each game's row where something kept there
-/// changes (decided from the row as it was locked, so that
-/// the others are not looked up twice). With a replica ($12), only the games it owns while
-/// its lease runs are written (their rows locked against a takeover meanwhile), and each
-/// written action is notified at commit when another replica lives (`others_live!`,
+/// transaction: every action row, each game's row where something kept there changes
+/// (decided from the row as it was locked, so that the others are not looked up twice), and,
+/// given as `$seats`, the statements that change seats. With a replica ($12), only the games
+/// it owns while its lease runs are written (their rows locked against a takeover meanwhile),
+/// and each written action is notified at commit when another replica lives (`others_live!`,
 /// evaluated once for the statement). Returns the games written.
-pub(in crate::store) const APPEND_GROUP: &str = concat!(
-    "WITH input AS ( \
-     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], $6::text[], \
-     $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], $13::bigint[], $14::text[], \
-     $15::bigint[], $16::boolean[], $17::bigint[]) \
-     AS u(game_id, seq, player_id, idempotency_key, format, payload, at, status, winners, money, acted, \
-     takes_seat, taken_by, leaves_seat, ends, finished_at)), \
-     owned AS (SELECT i.*, (g.status <> i.status OR g.winners <> i.winners OR g.money <> i.money \
-     OR g.acted <> i.acted) AS changed FROM input i JOIN games g ON g.id = i.game_id \
-     WHERE $12::text IS NULL OR (g.owner = $12 AND EXISTS \
-     (SELECT 1 FROM replicas r WHERE r.id = $12 AND r.lease_until > now())) FOR SHARE OF g), \
-     inserted AS (INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at) \
-     SELECT game_id, seq, player_id, idempotency_key, format, payload, at FROM owned \
-     RETURNING game_id, seq, player_id, idempotency_key, format, payload, at), \
-     updated AS (UPDATE games AS g SET status = o.status, winners = o.winners, money = o.money, \
-     acted = o.acted FROM owned o WHERE o.changed AND g.id = o.game_id), \
-     seated AS (INSERT INTO seats (game_id, seat, player_id) \
+macro_rules! append_group {
+    ($($seats:literal)?) => {
+        concat!(
+            "WITH input AS ( \
+             SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], \
+             $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[], $11::text[], \
+             $13::bigint[], $14::text[], $15::bigint[], $16::boolean[], $17::bigint[]) \
+             AS u(game_id, seq, player_id, idempotency_key, format, payload, at, status, winners, \
+             money, acted, takes_seat, taken_by, leaves_seat, ends, finished_at)), \
+             owned AS (SELECT i.*, (g.status <> i.status OR g.winners <> i.winners \
+             OR g.money <> i.money OR g.acted <> i.acted) AS changed \
+             FROM input i JOIN games g ON g.id = i.game_id \
+             WHERE $12::text IS NULL OR (g.owner = $12 AND EXISTS \
+             (SELECT 1 FROM replicas r WHERE r.id = $12 AND r.lease_until > now())) FOR SHARE OF g), \
+             inserted AS (INSERT INTO actions \
+             (game_id, seq, player_id, idempotency_key, format, payload, at) \
+             SELECT game_id, seq, player_id, idempotency_key, format, payload, at FROM owned \
+             RETURNING game_id, seq, player_id, idempotency_key, format, payload, at), \
+             updated AS (UPDATE games AS g SET status = o.status, winners = o.winners, \
+             money = o.money, acted = o.acted FROM owned o WHERE o.changed AND g.id = o.game_id)",
+            $($seats,)?
+            " SELECT i.game_id FROM inserted i LEFT JOIN LATERAL \
+             (SELECT pg_notify('theboss_actions', json_build_object('r', $12::text, \
+             'g', i.game_id, 's', i.seq, 'p', i.player_id, 'k', i.idempotency_key, 'f', i.format, \
+             't', i.at, 'a', CASE WHEN length(i.payload) < 6000 THEN i.payload END)::text) WHERE ",
+            others_live!("$12"),
+            ") n ON true"
+        )
+    };
+}
+
+/// A group of turns that change no seat: most groups. The statement that also changes seats
+/// costs PostgreSQL more at every execution (three more tables' worth of executor set-up,
+/// their locks and indexes opened, rows or not), which one action alone waited for.
+pub(in crate::store) const APPEND_GROUP: &str = append_group!();
+
+/// A group with seats to change: those taken ($13, by $14) and left ($15), and those of the
+/// games that end ($16, finished at $17).
+pub(in crate::store) const APPEND_GROUP_SEATED: &str = append_group!(
+    ", seated AS (INSERT INTO seats (game_id, seat, player_id) \
      SELECT game_id, takes_seat, taken_by FROM owned WHERE takes_seat IS NOT NULL), \
      unseated AS (DELETE FROM seats s USING owned o \
      WHERE o.leaves_seat IS NOT NULL AND s.game_id = o.game_id AND s.seat = o.leaves_seat), \
      ended AS (UPDATE seats s SET game_over = TRUE, finished_at = o.finished_at FROM owned o \
-     WHERE o.ends AND s.game_id = o.game_id) \
-     SELECT i.game_id FROM inserted i LEFT JOIN LATERAL \
-     (SELECT pg_notify('theboss_actions', json_build_object('r', $12::text, 'g', i.game_id, 's', i.seq, \
-     'p', i.player_id, 'k', i.idempotency_key, 'f', i.format, 't', i.at, \
-     'a', CASE WHEN length(i.payload) < 6000 THEN i.payload END)::text) WHERE ",
-    others_live!("$12"),
-    ") n ON true"
+     WHERE o.ends AND s.game_id = o.game_id)"
 );
 
 /// Tells the operator when the database gathers no statistics by itself: with autovacuum
@@ -259,7 +275,12 @@ async fn write_group(
     let leaves_seat = column(&appends, |a| a.seating.left());
     let ends = column(&appends, |a| a.seating.over().0);
     let finished_at = column(&appends, |a| a.seating.over().1);
-    let written: Vec<(String,)> = sqlx::query_as(APPEND_GROUP)
+    let statement = if appends.iter().all(|a| a.seating == Seating::Unchanged) {
+        APPEND_GROUP
+    } else {
+        APPEND_GROUP_SEATED
+    };
+    let written: Vec<(String,)> = sqlx::query_as(statement)
         .bind(&games)
         .bind(seqs)
         .bind(players)

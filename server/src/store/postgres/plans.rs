@@ -13,7 +13,7 @@ use sqlx::{AssertSqlSafe, Postgres, Row};
 use super::cluster::{
     CLAIM_GAME, CLAIM_ORPHANS, LIVE_REPLICAS, OWNED_GAMES, OWNERSHIP, RELEASE_GAMES, RENEW_LEASE,
 };
-use super::{APPEND_GROUP, FENCE_GAME, PostgresStore};
+use super::{APPEND_GROUP, APPEND_GROUP_SEATED, FENCE_GAME, PostgresStore};
 use crate::domain::Status;
 use crate::store::sql::{arranged, games, ladder, listing, players, ratings};
 
@@ -175,21 +175,30 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
             APPEND_GROUP,
             "ARRAY['g500', 'g1000'], ARRAY[5, 5]::bigint[], ARRAY['p1', 'p2'], \
              ARRAY['k5', 'k5'], ARRAY[2, 2], ARRAY['{}', '{}'], ARRAY[1, 1]::bigint[], \
+             ARRAY['running', 'running'], ARRAY['', ''], ARRAY['', ''], ARRAY['', ''], 'r1', \
+             ARRAY[NULL, NULL]::bigint[], ARRAY[NULL, NULL]::text[], ARRAY[NULL, NULL]::bigint[], \
+             ARRAY[FALSE, FALSE], ARRAY[NULL, NULL]::bigint[]",
+        ),
+        (
+            "APPEND_GROUP_SEATED (a turn and a join)",
+            APPEND_GROUP_SEATED,
+            "ARRAY['g500', 'g1000'], ARRAY[5, 5]::bigint[], ARRAY['p1', 'p2'], \
+             ARRAY['k5', 'k5'], ARRAY[2, 2], ARRAY['{}', '{}'], ARRAY[1, 1]::bigint[], \
              ARRAY['running', 'open'], ARRAY['', ''], ARRAY['', ''], ARRAY['', ''], 'r1', \
              ARRAY[NULL, 1]::bigint[], ARRAY[NULL, 'p2'], ARRAY[NULL, NULL]::bigint[], \
              ARRAY[FALSE, FALSE], ARRAY[NULL, NULL]::bigint[]",
         ),
         (
-            "APPEND_GROUP (a leave)",
-            APPEND_GROUP,
+            "APPEND_GROUP_SEATED (a leave)",
+            APPEND_GROUP_SEATED,
             "ARRAY['g1000'], ARRAY[6]::bigint[], ARRAY['p2'], ARRAY['k6'], ARRAY[2], ARRAY['{}'], \
              ARRAY[1]::bigint[], ARRAY['open'], ARRAY[''], ARRAY[''], ARRAY[''], 'r1', \
              ARRAY[NULL]::bigint[], ARRAY[NULL]::text[], ARRAY[1]::bigint[], ARRAY[FALSE], \
              ARRAY[NULL]::bigint[]",
         ),
         (
-            "APPEND_GROUP (a game's end)",
-            APPEND_GROUP,
+            "APPEND_GROUP_SEATED (a game's end)",
+            APPEND_GROUP_SEATED,
             "ARRAY['g500'], ARRAY[90]::bigint[], ARRAY['p2'], ARRAY['k90'], ARRAY[2], ARRAY['{}'], \
              ARRAY[1]::bigint[], ARRAY['finished'], ARRAY['1'], ARRAY['3,8'], ARRAY['1,1'], 'r1', \
              ARRAY[NULL]::bigint[], ARRAY[NULL]::text[], ARRAY[NULL]::bigint[], ARRAY[TRUE], \
