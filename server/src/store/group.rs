@@ -1,8 +1,8 @@
 //! Group commit. The simple appends of many games (an action that rates no game: one action
 //! row, the seat it takes or leaves or the seats of the game it ends, and the game's row if
-//! something kept there changes) that arrive while earlier ones are being written are committed together, in one
-//! transaction, so that a commit's fixed cost (a round trip, a write-ahead-log flush, an
-//! fsync) is paid once for all of them.
+//! something kept there changes) that arrive while earlier ones are being written are
+//! committed together, in one transaction, so that a commit's fixed cost (a round trip, a
+//! write-ahead-log flush, an fsync) is paid once for all of them.
 //!
 //! Nothing waits to be grouped: an append that finds a lane free is written at once, alone;
 //! groups form only while every lane is busy, from the appends that queued meanwhile. Every

@@ -94,30 +94,21 @@ async fn write_group(
             .bind(&a.game_id)
             .execute(&mut *tx)
             .await?;
-        match &a.seating {
-            Seating::Takes { seat, player_id } => {
+        let seats = match &a.seating {
+            Seating::Takes { seat, player_id } => Some(
                 sqlx::query(INSERT_SEAT)
                     .bind(&a.game_id)
                     .bind(seat)
-                    .bind(player_id)
-                    .execute(&mut *tx)
-                    .await?;
-            }
-            Seating::Leaves { seat } => {
-                sqlx::query(DELETE_SEAT)
-                    .bind(&a.game_id)
-                    .bind(seat)
-                    .execute(&mut *tx)
-                    .await?;
-            }
+                    .bind(player_id),
+            ),
+            Seating::Leaves { seat } => Some(sqlx::query(DELETE_SEAT).bind(&a.game_id).bind(seat)),
             Seating::Over { finished_at } => {
-                sqlx::query(SEATS_OVER)
-                    .bind(&a.game_id)
-                    .bind(finished_at)
-                    .execute(&mut *tx)
-                    .await?;
+                Some(sqlx::query(SEATS_OVER).bind(&a.game_id).bind(finished_at))
             }
-            Seating::Unchanged => {}
+            Seating::Unchanged => None,
+        };
+        if let Some(seats) = seats {
+            seats.execute(&mut *tx).await?;
         }
     }
     tx.commit().await?;
