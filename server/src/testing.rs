@@ -99,6 +99,15 @@ pub fn running() -> Effects {
     }
 }
 
+/// What the last player's leave leaves a game with: aborted. Such an action takes a
+/// transaction of its own in the store (not the group's statement, see `store::group`).
+pub fn aborted() -> Effects {
+    Effects {
+        status: Status::Aborted,
+        ..Effects::default()
+    }
+}
+
 /// Whether notification `wanted` arrives on `rx` within `time` (others before it are
 /// skipped: notifications are the database's, and other tests' replicas send them too).
 pub async fn heard_within(

@@ -8,7 +8,7 @@ use theboss_server::store::cluster::{ClusterStore, Notification, Ownership, Rene
 use theboss_server::store::prelude::*;
 use theboss_server::store::{PostgresStore, StoreError, StoredAction};
 use theboss_server::table::Action;
-use theboss_server::testing::{self, a_join, a_turn, heard_within, replica, running};
+use theboss_server::testing::{self, a_join, a_turn, aborted, heard_within, replica, running};
 
 /// Whether `wanted` arrives within two seconds (others before it are skipped).
 async fn heard(
@@ -66,7 +66,8 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         next(&mut heard_by_b).await,
         Some(Notification::Action { seq: 2, .. })
     ));
-    // B may not write A's game, in a group or in a transaction, nor take it while A lives.
+    // B may not write A's game, in a group or in a transaction (a leave that ends the game),
+    // nor take it while A lives.
     assert!(matches!(
         b.append_action(game, &a_turn(3), &running()).await,
         Err(StoreError::NotOwner { .. })
@@ -77,7 +78,7 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         ..join.clone()
     };
     assert!(matches!(
-        b.append_action(game, &leave, &running()).await,
+        b.append_action(game, &leave, &aborted()).await,
         Err(StoreError::NotOwner { .. })
     ));
     assert!(!b.claim_game(game).await.unwrap());

@@ -350,7 +350,7 @@ mod tests {
     use super::*;
     use crate::store::prelude::*;
     use crate::table::Action;
-    use crate::testing::{a_join, a_turn, heard_within, replica, running};
+    use crate::testing::{a_join, a_turn, aborted, heard_within, replica, running};
 
     /// A replica passes its own actions' notifications by from how they begin; the test holds
     /// that start to what PostgreSQL writes, and the rest to what every replica parses.
@@ -424,20 +424,29 @@ mod tests {
         let (player, game) = &crate::testing::player_and_game(&a).await;
         let join = a_join(player);
 
-        // Alone, A's commits (a group's, a transaction's) reach no listener.
+        // Alone, A's commits (a group's; a transaction's, the leave that ends another game)
+        // reach no listener.
         let mut raw = PgListener::connect(&url).await.unwrap();
         raw.listen(ACTIONS_CHANNEL).await.unwrap();
         a.append_action(game, &join, &running()).await.unwrap();
+        let (other_player, other_game) = &crate::testing::player_and_game(&a).await;
+        let other_join = a_join(other_player);
+        a.append_action(other_game, &other_join, &running())
+            .await
+            .unwrap();
         let leave = StoredAction {
             seq: 2,
             action: Action::Leave { seat: 0 },
-            ..join.clone()
+            ..other_join
         };
-        a.append_action(game, &leave, &running()).await.unwrap();
+        a.append_action(other_game, &leave, &aborted())
+            .await
+            .unwrap();
         let heard_raw = tokio::time::timeout(Duration::from_millis(300), async {
             loop {
                 let n = raw.recv().await.unwrap();
-                if n.payload().contains(game.as_str()) {
+                if n.payload().contains(game.as_str()) || n.payload().contains(other_game.as_str())
+                {
                     return n.payload().to_string();
                 }
             }
@@ -470,14 +479,14 @@ mod tests {
             .unwrap();
 
         // From then on, A's commits are notified.
-        a.append_action(game, &a_turn(3), &running()).await.unwrap();
-        let third = Notification::Action {
+        a.append_action(game, &a_turn(2), &running()).await.unwrap();
+        let second = Notification::Action {
             game_id: game.clone(),
-            seq: 3,
-            action: Some(Box::new(a_turn(3))),
+            seq: 2,
+            action: Some(Box::new(a_turn(2))),
         };
         assert!(
-            heard_within(&mut heard_by_b, third, Duration::from_secs(2)).await,
+            heard_within(&mut heard_by_b, second, Duration::from_secs(2)).await,
             "B hears of A's commit"
         );
         assert_eq!(b.renew_lease(long).await.unwrap(), Renewal::Held);
