@@ -91,6 +91,15 @@ pub fn a_turn(seq: u64) -> StoredAction {
     }
 }
 
+/// The notification of [`a_turn`]`(seq)` in game `game_id`, as a replica hears it.
+pub fn a_turn_heard(game_id: &str, seq: u64) -> Notification {
+    Notification::Action {
+        game_id: game_id.to_string(),
+        seq,
+        action: Some(Box::new(a_turn(seq))),
+    }
+}
+
 /// What an action leaves a running game with, as far as the store keeps it.
 pub fn running() -> Effects {
     Effects {

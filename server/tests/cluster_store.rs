@@ -8,7 +8,9 @@ use theboss_server::store::cluster::{ClusterStore, Notification, Ownership, Rene
 use theboss_server::store::prelude::*;
 use theboss_server::store::{PostgresStore, StoreError, StoredAction};
 use theboss_server::table::Action;
-use theboss_server::testing::{self, a_join, a_turn, aborted, heard_within, replica, running};
+use theboss_server::testing::{
+    self, a_join, a_turn, a_turn_heard, aborted, heard_within, replica, running,
+};
 
 /// Whether `wanted` arrives within two seconds (others before it are skipped).
 async fn heard(
@@ -99,11 +101,7 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
     );
     // B, the only live replica now, notifies nobody; A finds the action in the store.
     b.append_action(game, &a_turn(3), &running()).await.unwrap();
-    let third = Notification::Action {
-        game_id: game.clone(),
-        seq: 3,
-        action: Some(Box::new(a_turn(3))),
-    };
+    let third = a_turn_heard(game, 3);
     assert!(
         !heard_within(&mut heard_by_a, third, Duration::from_millis(300)).await,
         "B notified a replica it counts dead"
@@ -121,11 +119,7 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
     assert_eq!(a.renew_lease(long).await.unwrap(), Renewal::Lapsed);
     assert_eq!(a.renew_lease(long).await.unwrap(), Renewal::Held);
     b.append_action(game, &a_turn(4), &running()).await.unwrap();
-    let fourth = Notification::Action {
-        game_id: game.clone(),
-        seq: 4,
-        action: Some(Box::new(a_turn(4))),
-    };
+    let fourth = a_turn_heard(game, 4);
     assert!(
         heard(&mut heard_by_a, fourth).await,
         "A hears of B's commit"

@@ -350,7 +350,7 @@ mod tests {
     use super::*;
     use crate::store::prelude::*;
     use crate::table::Action;
-    use crate::testing::{a_join, a_turn, aborted, heard_within, replica, running};
+    use crate::testing::{a_join, a_turn, a_turn_heard, aborted, heard_within, replica, running};
 
     /// A replica passes its own actions' notifications by from how they begin; the test holds
     /// that start to what PostgreSQL writes, and the rest to what every replica parses.
@@ -480,11 +480,7 @@ mod tests {
 
         // From then on, A's commits are notified.
         a.append_action(game, &a_turn(2), &running()).await.unwrap();
-        let second = Notification::Action {
-            game_id: game.clone(),
-            seq: 2,
-            action: Some(Box::new(a_turn(2))),
-        };
+        let second = a_turn_heard(game, 2);
         assert!(
             heard_within(&mut heard_by_b, second, Duration::from_secs(2)).await,
             "B hears of A's commit"
