@@ -138,6 +138,27 @@ impl Child {
         cpu_of(&self.process.id()?.to_string())
     }
 
+    /// Starts reading the process's CPU time every 10 ms, until [`CpuTrace::finish`].
+    pub fn trace_cpu(&self) -> CpuTrace {
+        let pid = self.process.id().map(|p| p.to_string()).unwrap_or_default();
+        let (stop, mut stopped) = tokio::sync::oneshot::channel::<()>();
+        let readings = tokio::spawn(async move {
+            let mut readings = Vec::new();
+            let mut every = tokio::time::interval(Duration::from_millis(10));
+            loop {
+                tokio::select! {
+                    _ = &mut stopped => break,
+                    _ = every.tick() => {}
+                }
+                if let Some(cpu) = cpu_of(&pid) {
+                    readings.push((Instant::now(), cpu));
+                }
+            }
+            readings
+        });
+        CpuTrace { stop, readings }
+    }
+
     /// SIGKILL, and wait for the process to be gone.
     pub async fn kill(mut self) {
         let _ = self.process.kill().await;
@@ -161,6 +182,36 @@ impl Child {
 }
 
 /// The CPU time a process (`/proc/<pid>`, or `self`) has used so far, user and system.
+/// A process's CPU time read every 10 ms, so that a figure can cover part of a run.
+pub struct CpuTrace {
+    stop: tokio::sync::oneshot::Sender<()>,
+    readings: tokio::task::JoinHandle<Vec<(Instant, Duration)>>,
+}
+
+impl CpuTrace {
+    pub async fn finish(self) -> CpuReadings {
+        let _ = self.stop.send(());
+        CpuReadings(self.readings.await.unwrap_or_default())
+    }
+}
+
+/// When each reading was taken, and the CPU time then.
+pub struct CpuReadings(Vec<(Instant, Duration)>);
+
+impl CpuReadings {
+    /// The CPU time used from `from` to `to`, from the readings nearest each (the kernel
+    /// counts in 10 ms ticks anyway).
+    pub fn between(&self, from: Instant, to: Instant) -> Duration {
+        let at = |t: Instant| {
+            self.0
+                .iter()
+                .min_by_key(|(when, _)| if *when > t { *when - t } else { t - *when })
+                .map_or(Duration::ZERO, |(_, cpu)| *cpu)
+        };
+        at(to).saturating_sub(at(from))
+    }
+}
+
 pub fn cpu_of(pid: &str) -> Option<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command may hold spaces; the fields after its closing parenthesis do not.

@@ -19,7 +19,7 @@ mod stats;
 mod streams;
 
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -120,9 +120,10 @@ struct RunArgs {
     /// Concurrent 4-player games in the throughput run.
     #[arg(long, default_value_t = 100)]
     games: usize,
-    /// Games each of them plays one after the other in the throughput run (more, for a
-    /// profile with more samples).
-    #[arg(long, default_value_t = 1)]
+    /// Games each of them plays one after the other in the throughput run: its figures are
+    /// those of the steady part, after every table's first game and before any table's last
+    /// one ends (at least 3; more, for a profile with more samples).
+    #[arg(long, default_value_t = 4, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(3..))]
     rounds: usize,
     /// Open `WatchGame` streams in the stream soak.
     #[arg(long, default_value_t = 10_000)]
@@ -299,7 +300,8 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
             }
             if args.runs(Part::Load) {
                 eprintln!("{backend}: {} concurrent games…", args.games);
-                let cpu_before = server.cpu().unwrap_or_default();
+                let cpu = server.trace_cpu();
+                let started = Instant::now();
                 let load = load::run(&LoadConfig {
                     servers: vec![server.url.clone()],
                     games: args.games,
@@ -307,10 +309,25 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
                     rounds: args.rounds,
                 })
                 .await?;
+                let cpu = cpu.finish().await;
                 anyhow::ensure!(load.errors == 0, "{} load games failed", load.errors);
-                let cpu = server.cpu().unwrap_or_default().saturating_sub(cpu_before);
-                report.backend(backend).load_cpu_per_action =
-                    Some(cpu / u32::try_from(load.actions.max(1)).unwrap_or(u32::MAX));
+                let steady = load.steady.ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "no steady part in {} rounds (pass --rounds 3 or more)",
+                        args.rounds
+                    )
+                })?;
+                let per_action = |cpu: Duration, actions: usize| {
+                    cpu / u32::try_from(actions.max(1)).unwrap_or(u32::MAX)
+                };
+                report.backend(backend).load_cpu_per_action = Some(per_action(
+                    cpu.between(steady.from, steady.to),
+                    steady.actions,
+                ));
+                report.backend(backend).load_cpu_whole_run = Some(per_action(
+                    cpu.between(started, Instant::now()),
+                    load.actions,
+                ));
                 report.backend(backend).load = Some(load);
             }
             server.stop().await;

@@ -37,8 +37,10 @@ pub struct BackendReport {
     pub idle_unary: Option<Sample>,
     pub game: Option<GameLatency>,
     pub load: Option<LoadReport>,
-    /// The server's CPU time per persisted action during `load`.
+    /// The server's CPU time per persisted action during `load`'s steady part.
     pub load_cpu_per_action: Option<Duration>,
+    /// The same over the whole of `load`, its cold start and tail included.
+    pub load_cpu_whole_run: Option<Duration>,
     pub restart: Option<Restart>,
     pub history: Option<HistoryScale>,
 }
@@ -133,7 +135,6 @@ impl fmt::Display for Report {
                 )?;
             }
             if let Some(load) = &r.load {
-                let per_second = load.actions as f64 / load.elapsed.as_secs_f64().max(1e-9);
                 let commits = r.commits.as_ref().map_or(0.0, |c| c.per_second);
                 let calls = self.echo.as_ref().map_or(0.0, |e| e.per_second);
                 let limit = if commits > 0.0 && calls > 0.0 {
@@ -141,18 +142,50 @@ impl fmt::Display for Report {
                 } else {
                     commits.max(calls)
                 };
+                let limit_name = if commits <= calls {
+                    "bare commits/s"
+                } else {
+                    "bare unary calls/s"
+                };
+                let call = self
+                    .echo
+                    .as_ref()
+                    .map_or(Duration::ZERO, |e| e.cpu_per_call);
+                let cpu_row = |f: &mut fmt::Formatter<'_>, part: &str, cpu: Duration| {
+                    writeln!(
+                        f,
+                        "| {} concurrent games{part}: server CPU per persisted action | {backend} | {:.0} µs | target 100 µs; a bare unary call {:.0} µs | {} |",
+                        load.concurrent,
+                        cpu.as_secs_f64() * 1e6,
+                        call.as_secs_f64() * 1e6,
+                        ratio(cpu.as_secs_f64(), call.as_secs_f64())
+                    )
+                };
+                if let Some(steady) = &load.steady {
+                    let per_second = steady.per_second();
+                    writeln!(
+                        f,
+                        "| {} concurrent {}-player games, steady ({:.1} s after every table's first game): persisted actions/s | {backend} | {per_second:.0} | {limit:.0} ({limit_name}) | {} |",
+                        load.concurrent,
+                        load.players,
+                        steady.duration().as_secs_f64(),
+                        ratio(per_second, limit)
+                    )?;
+                }
+                if let Some(cpu) = r.load_cpu_per_action {
+                    cpu_row(f, ", steady", cpu)?;
+                }
+                let per_second = load.actions as f64 / load.elapsed.as_secs_f64().max(1e-9);
                 writeln!(
                     f,
-                    "| {} concurrent {}-player games: persisted actions/s | {backend} | {per_second:.0} | {limit:.0} ({}) | {} |",
+                    "| {} concurrent games, whole run ({} games, cold start and tail included): persisted actions/s | {backend} | {per_second:.0} | {limit:.0} ({limit_name}) | {} |",
                     load.concurrent,
-                    load.players,
-                    if commits <= calls {
-                        "bare commits/s"
-                    } else {
-                        "bare unary calls/s"
-                    },
+                    load.games,
                     ratio(per_second, limit)
                 )?;
+                if let Some(cpu) = r.load_cpu_whole_run {
+                    cpu_row(f, ", whole run", cpu)?;
+                }
                 let sample = Sample::new(load.latencies.clone());
                 writeln!(
                     f,
@@ -160,20 +193,6 @@ impl fmt::Display for Report {
                     load.concurrent,
                     P50P99(&sample)
                 )?;
-                if let Some(cpu) = r.load_cpu_per_action {
-                    let call = self
-                        .echo
-                        .as_ref()
-                        .map_or(Duration::ZERO, |e| e.cpu_per_call);
-                    writeln!(
-                        f,
-                        "| {} concurrent games: server CPU per persisted action | {backend} | {:.0} µs | target 100 µs; a bare unary call {:.0} µs | {} |",
-                        load.concurrent,
-                        cpu.as_secs_f64() * 1e6,
-                        call.as_secs_f64() * 1e6,
-                        ratio(cpu.as_secs_f64(), call.as_secs_f64())
-                    )?;
-                }
             }
             if let Some(h) = &r.history {
                 let label = format!("{:.1}M finished games", h.games as f64 / 1e6);

@@ -44,6 +44,51 @@ pub struct LoadReport {
     pub elapsed: Duration,
     /// Sorted.
     pub latencies: Vec<Duration>,
+    /// The part of the run when every slot was past its first game and none had finished
+    /// its last: None with fewer than two rounds, or when a game failed.
+    pub steady: Option<Steady>,
+}
+
+/// The part of a run when `games` games were being played, every slot past its first: the
+/// cold start (the server's first allocations, every slot registering and seating at once,
+/// no game yet under way) and the tail (slots done while others still play) left out. Its
+/// actions include the set-up of the slots' later games: registrations, joins, new streams.
+#[derive(Debug, Clone, Copy)]
+pub struct Steady {
+    /// When the last slot to finish its first game finished it.
+    pub from: Instant,
+    /// When the first slot to finish its last game finished it.
+    pub to: Instant,
+    /// Actions whose every stream had delivered them within.
+    pub actions: usize,
+}
+
+impl Steady {
+    pub fn duration(&self) -> Duration {
+        self.to - self.from
+    }
+
+    pub fn per_second(&self) -> f64 {
+        self.actions as f64 / self.duration().as_secs_f64().max(1e-9)
+    }
+
+    /// The window of a run whose slots ended their games at `ends` (one list per slot, in
+    /// order) and whose actions were delivered at `delivered`.
+    fn of(ends: &[Vec<Instant>], delivered: &[Instant]) -> Option<Steady> {
+        if ends.iter().any(|slot| slot.len() < 2) {
+            return None;
+        }
+        let from = ends.iter().filter_map(|slot| slot.first()).max()?;
+        let to = ends.iter().filter_map(|slot| slot.last()).min()?;
+        (from < to).then(|| Steady {
+            from: *from,
+            to: *to,
+            actions: delivered
+                .iter()
+                .filter(|at| *from < **at && **at <= *to)
+                .count(),
+        })
+    }
 }
 
 impl LoadReport {
@@ -71,6 +116,16 @@ impl fmt::Display for LoadReport {
             self.actions as f64 / secs,
             self.errors
         )?;
+        if let Some(steady) = &self.steady {
+            writeln!(
+                f,
+                "steady ({} games at once, every slot past its first): {} actions in {:.2} s, {:.0} actions/s",
+                self.concurrent,
+                steady.actions,
+                steady.duration().as_secs_f64(),
+                steady.per_second()
+            )?;
+        }
         writeln!(
             f,
             "SubmitAction -> every seat's stream: p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
@@ -96,13 +151,13 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
     for slot in 0..config.games {
         let (connections, config) = (connections.clone(), config.clone());
         set.spawn(async move {
-            let mut latencies = Vec::new();
+            let mut played = Played::default();
             for round in 0..config.rounds {
                 let seed = (slot * config.rounds + round) as u64;
-                let game = one_game(&connections, slot, config.players, seed).await?;
-                latencies.extend(game);
+                one_game(&connections, slot, config.players, seed, &mut played).await?;
+                played.ends.push(Instant::now());
             }
-            Ok::<_, ClientError>(latencies)
+            Ok::<_, ClientError>(played)
         });
     }
     let mut report = LoadReport {
@@ -110,11 +165,14 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
         concurrent: config.games,
         ..LoadReport::default()
     };
+    let (mut ends, mut delivered) = (Vec::new(), Vec::new());
     while let Some(done) = set.join_next().await {
         match done {
-            Ok(Ok(latencies)) => {
+            Ok(Ok(played)) => {
                 report.games += config.rounds;
-                report.latencies.extend(latencies);
+                report.latencies.extend(played.latencies);
+                delivered.extend(played.delivered);
+                ends.push(played.ends);
             }
             Ok(Err(error)) => {
                 tracing::error!(%error, "a load game failed");
@@ -127,19 +185,33 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
         }
     }
     report.elapsed = started.elapsed();
+    if report.errors == 0 {
+        report.steady = Steady::of(&ends, &delivered);
+    }
     report.actions = report.latencies.len();
     report.latencies.sort();
     Ok(report)
 }
 
+/// What one slot played.
+#[derive(Default)]
+struct Played {
+    /// Each action's latency, and when its last stream delivered it.
+    latencies: Vec<Duration>,
+    delivered: Vec<Instant>,
+    /// When each game ended.
+    ends: Vec<Instant>,
+}
+
 /// One game: registers its players, seats them, and plays random turns as fast as the
-/// streams allow. Returns each action's latency.
+/// streams allow, adding each action's latency to `played`.
 async fn one_game(
     connections: &[Connection],
     slot: usize,
     players: u32,
     seed: u64,
-) -> Result<Vec<Duration>, ClientError> {
+    played: &mut Played,
+) -> Result<(), ClientError> {
     let mut seats: Vec<Session> = Vec::new();
     for i in 0..players as usize {
         let connection = &connections[(slot + i) % connections.len()];
@@ -189,7 +261,6 @@ async fn one_game(
     drop(tx);
     let mut latest: Vec<Option<glance::Glance>> = vec![None; seats.len()];
     let mut random = Random::new(seed);
-    let mut latencies = Vec::new();
     let mut target = 0;
     let mut sent: Option<Instant> = None;
     loop {
@@ -203,7 +274,9 @@ async fn one_game(
             latest[seat] = Some(view);
         }
         if let Some(sent) = sent.take() {
-            latencies.push(sent.elapsed());
+            let now = Instant::now();
+            played.latencies.push(now - sent);
+            played.delivered.push(now);
         }
         let Some(to_move) = latest[0].as_ref().and_then(|v| v.to_move) else {
             break;
@@ -228,5 +301,39 @@ async fn one_game(
         .await?;
     }
     watchers.shutdown().await;
-    Ok(latencies)
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_steady_window_runs_from_the_last_first_game_to_the_first_last_game() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        // Slot 0 ends its games at 100, 300, 500 ms; slot 1 at 150, 250, 450 ms.
+        let ends = [
+            vec![at(100), at(300), at(500)],
+            vec![at(150), at(250), at(450)],
+        ];
+        let delivered = [10, 120, 150, 151, 300, 449, 450, 451, 499].map(at);
+        let steady = Steady::of(&ends, &delivered).unwrap();
+        assert_eq!((steady.from, steady.to), (at(150), at(450)));
+        // 151, 300, 449, 450: the first slot's first games and the tail are left out.
+        assert_eq!(steady.actions, 4);
+        assert!((steady.per_second() - 4.0 / 0.3).abs() < 1e-6);
+    }
+
+    #[test]
+    fn there_is_no_steady_window_without_a_second_game_or_an_overlap() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let delivered = [at(50)];
+        assert!(Steady::of(&[vec![at(100)], vec![at(100), at(200)]], &delivered).is_none());
+        // A slow slot's first game outlasts a fast slot's every game.
+        let ends = [vec![at(400), at(500)], vec![at(100), at(200)]];
+        assert!(Steady::of(&ends, &delivered).is_none());
+        assert!(Steady::of(&[], &delivered).is_none());
+    }
 }

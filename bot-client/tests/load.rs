@@ -1,6 +1,6 @@
 //! The load generator through a real in-process server: every game played to its end, every
-//! action's latency counted once, and each action's `seq` read from the answer (a stale one
-//! would stall the game, a wrong one end it early).
+//! action's latency counted once, the steady part of the run found, and each action's `seq`
+//! read from the answer (a stale one would stall the game, a wrong one end it early).
 
 use theboss_bot::load::{self, LoadConfig};
 use theboss_server::testing::TestServer;
@@ -12,13 +12,22 @@ async fn the_load_plays_every_game_to_its_end() {
         servers: vec![server.url()],
         games: 3,
         players: 4,
-        rounds: 2,
+        rounds: 4,
     };
     let report = load::run(&config).await.unwrap();
     assert_eq!(report.errors, 0);
-    assert_eq!(report.games, 6);
+    assert_eq!(report.games, 12);
     assert_eq!(report.latencies.len(), report.actions);
     // A 4-player game takes dozens of turns; a load that stopped at the first would not.
-    assert!(report.actions > 6 * 20, "{} actions", report.actions);
+    assert!(report.actions > 12 * 20, "{} actions", report.actions);
+    // A game lasts 3 to 5 rounds: no table's first game outlasts another's four, so the
+    // steady part holds at least a game's worth of actions, and not all of them.
+    let steady = report.steady.expect("a steady part");
+    assert!(
+        steady.actions > 20 && steady.actions < report.actions,
+        "{} of {} actions",
+        steady.actions,
+        report.actions
+    );
     server.stop().await;
 }
