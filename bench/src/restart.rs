@@ -6,7 +6,7 @@ use std::time::Duration;
 use theboss::v1;
 use theboss_client::{Connection, Credentials};
 use theboss_engine::GameRng;
-use theboss_server::auth::token_hash;
+use theboss_server::auth::{new_token, token_hash};
 use theboss_server::domain::{GameRecord, PlayerInfo, Settings, Status, Visibility};
 use theboss_server::store::{self, Effects, NewPlayer, StoredAction, StoredGame};
 use theboss_server::table::{Action, TableState};
@@ -17,13 +17,14 @@ use theboss_server::metrics::scrape as scrape_metrics;
 use crate::child;
 
 const PLAYERS: usize = 4;
-const TOKEN_PREFIX: &str = "tb_restart_bench_";
 
 /// Writes `games` running 4-player games into the store at `url`, each a few turns in.
 /// Returns the credentials of one of their players and the games' ids.
 pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, Vec<String>)> {
     let store = store::open(url).await?;
     let mut players = Vec::new();
+    // Tokens as the server mints them: it refuses others without asking the store.
+    let token = new_token();
     for i in 0..PLAYERS {
         let player = PlayerInfo {
             id: uuid::Uuid::new_v4().to_string(),
@@ -34,7 +35,7 @@ pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, V
             .create_player(&NewPlayer {
                 player: player.clone(),
                 description: String::new(),
-                token_hash: token_hash(&format!("{TOKEN_PREFIX}{i}")),
+                token_hash: token_hash(&if i == 0 { token.clone() } else { new_token() }),
                 created_at: 0,
             })
             .await?;
@@ -104,7 +105,7 @@ pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, V
     store.import_games(&batch).await?;
     let credentials = Credentials {
         player_id: players[0].id.clone(),
-        api_token: format!("{TOKEN_PREFIX}0"),
+        api_token: token,
         display_name: players[0].display_name.clone(),
     };
     Ok((credentials, ids))
