@@ -75,8 +75,10 @@ pub async fn failover(url: &str, games: usize, lease_secs: u64) -> anyhow::Resul
     for g in 0..games {
         // Created on the replica about to die: it runs them.
         let creator = doomed.register(&format!("Doomed {g}"), true).await?;
+        // Seeded, so every run fails over the same deals: a seeded game must be unlisted.
         let settings = v1::GameSettings {
             players: 2,
+            visibility: v1::Visibility::Unlisted as i32,
             ..Default::default()
         };
         let game_id = creator.create_game(settings, Some(g as u64)).await?;
