@@ -181,7 +181,6 @@ impl Child {
     }
 }
 
-/// The CPU time a process (`/proc/<pid>`, or `self`) has used so far, user and system.
 /// A process's CPU time read every 10 ms, so that a figure can cover part of a run.
 pub struct CpuTrace {
     stop: tokio::sync::oneshot::Sender<()>,
@@ -212,6 +211,7 @@ impl CpuReadings {
     }
 }
 
+/// The CPU time a process (`/proc/<pid>`, or `self`) has used so far, user and system.
 pub fn cpu_of(pid: &str) -> Option<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command may hold spaces; the fields after its closing parenthesis do not.

@@ -165,7 +165,7 @@ impl fmt::Display for Report {
                     let per_second = steady.per_second();
                     writeln!(
                         f,
-                        "| {} concurrent {}-player games, steady ({:.1} s after every table's first game): persisted actions/s | {backend} | {per_second:.0} | {limit:.0} ({limit_name}) | {} |",
+                        "| {} concurrent {}-player games, steady (the {:.1} s after every table's first game): persisted actions/s | {backend} | {per_second:.0} | {limit:.0} ({limit_name}) | {} |",
                         load.concurrent,
                         load.players,
                         steady.duration().as_secs_f64(),

@@ -45,7 +45,8 @@ pub struct LoadReport {
     /// Sorted.
     pub latencies: Vec<Duration>,
     /// The part of the run when every slot was past its first game and none had finished
-    /// its last: None with fewer than two rounds, or when a game failed.
+    /// its last: None with fewer than two rounds, when a slow slot's first game outlasted
+    /// another's last, or when a game failed.
     pub steady: Option<Steady>,
 }
 
