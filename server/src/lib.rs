@@ -239,7 +239,8 @@ pub async fn run(
         }
     };
     games.start_expiry(stopping.clone());
-    let ladder = ladder::Ladder::start(games.clone(), options.ladder.clone(), stopping.clone());
+    let ladder =
+        ladder::Ladder::start(games.clone(), options.ladder.clone(), stopping.clone()).await;
     // One authenticator: the services share its token cache and the quotas.
     let auth =
         auth::Authenticator::new(store.clone(), Arc::new(quota::Quotas::new(options.quotas)));

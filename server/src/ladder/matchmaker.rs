@@ -40,6 +40,16 @@ const EXPIRE_BATCH: u32 = 500;
 /// The advisory lock of the matchmaker.
 const MATCHMAKER: &str = "theboss.ladder.matchmaker";
 
+/// Drops the queued requests of every replica but those `alive` (all of them if none):
+/// their streams are gone.
+pub(super) async fn drop_requests(store: &dyn Store, alive: &[String]) {
+    match store.purge_ladder(alive).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(requests = n, "dropped requests whose streams are gone"),
+        Err(error) => tracing::warn!(%error, "cannot clean the ladder's queue"),
+    }
+}
+
 /// Starts this replica's matchmaker task.
 pub(super) fn start(
     games: Arc<Games>,
@@ -144,8 +154,8 @@ impl Matchmaker {
     /// Becomes the service's matchmaker if nobody is.
     async fn elect(&mut self) -> Option<Lead> {
         let Some(cluster) = self.games.cluster() else {
-            // Alone: requests written before this start had streams that died with it.
-            self.purge(&[]).await;
+            // Alone: the requests of the process before were dropped when this one started
+            // (`drop_requests`, before it served any).
             return Some(Lead::Alone);
         };
         match cluster.store.try_lead(MATCHMAKER).await {
@@ -180,11 +190,7 @@ impl Matchmaker {
     }
 
     async fn purge(&self, alive: &[String]) {
-        match self.store.purge_ladder(alive).await {
-            Ok(0) => {}
-            Ok(n) => tracing::info!(requests = n, "dropped requests whose streams are gone"),
-            Err(error) => tracing::warn!(%error, "cannot clean the ladder's queue"),
-        }
+        drop_requests(&*self.store, alive).await;
     }
 
     /// One look at the queue: forms every game it can, tells the waiting how many they are.

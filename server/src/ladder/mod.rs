@@ -255,14 +255,21 @@ pub struct Ladder {
 impl Ladder {
     /// Starts the ladder: this replica's waiting requests, and the matchmaker when this
     /// replica is (or becomes) the service's.
-    pub fn start(
+    pub async fn start(
         games: Arc<Games>,
         options: LadderOptions,
         stopping: watch::Receiver<bool>,
     ) -> Ladder {
         let signal = match games.cluster() {
             Some(cluster) => Signal::Cluster(cluster.clone()),
-            None => Signal::Local(broadcast::channel(256).0),
+            None => {
+                // Alone, the requests in the store are the last process's, whose streams
+                // died with it. They go before this one serves: dropped later (by the
+                // matchmaker's first look, say), they could take this process's first
+                // requests with them.
+                matchmaker::drop_requests(&**games.store(), &[]).await;
+                Signal::Local(broadcast::channel(256).0)
+            }
         };
         let replica = games
             .cluster()
@@ -423,6 +430,50 @@ fn already_seated(seat: LadderSeat) -> LadderMatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Alone, the requests in the store when the ladder starts are the last process's: they
+    /// are gone once `start` returns, and a request made after it stays. (The matchmaker
+    /// used to drop them at its first look, which could come after this process's first
+    /// request, whose stream then ended with no game: a flaky `hostile` test.)
+    #[tokio::test(flavor = "current_thread")]
+    async fn alone_the_last_process_requests_go_before_the_ladder_starts_and_only_they() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let (last, _) = crate::testing::player_and_game(&*store).await;
+        let (now, _) = crate::testing::player_and_game(&*store).await;
+        let left_over = QueueEntry {
+            id: "the last process's".into(),
+            player: last,
+            players: Some(2),
+            duplicate: false,
+            parallel: 1,
+            replica: "local".into(),
+            enqueued_at: 1,
+        };
+        assert_eq!(
+            store.enqueue_ladder(&left_over).await.unwrap(),
+            Enqueued::Queued
+        );
+        let games = Arc::new(Games::new(
+            store.clone(),
+            crate::actor::ActorOptions::default(),
+            10,
+            None,
+        ));
+        let (stop, stopping) = watch::channel(false);
+        let ladder = Ladder::start(games, LadderOptions::default(), stopping).await;
+        assert!(store.ladder_queue().await.unwrap().is_empty());
+
+        let _waiting = ladder
+            .enqueue(now.clone(), Some(2), false, 1)
+            .await
+            .unwrap();
+        // The matchmaker's first looks, alone with one request.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let queue = store.ladder_queue().await.unwrap();
+        assert_eq!(queue.len(), 1);
+        assert_eq!(queue[0].player.id, now.id);
+        let _ = stop.send(true);
+    }
 
     #[tokio::test]
     async fn a_request_not_in_the_store_yet_is_not_taken_for_withdrawn() {
