@@ -8,7 +8,7 @@ use clap::ValueEnum;
 use theboss_bot::load::LoadReport;
 
 use crate::attack::UnderAttack;
-use crate::history::HistoryScale;
+use crate::history::{HistoryScale, ROUNDS};
 use crate::latency::GameLatency;
 use crate::limits::{Commits, Echo};
 use crate::replicas::{Failover, Scale};
@@ -175,7 +175,7 @@ impl fmt::Display for Report {
                 if let Some(cpu) = r.load_cpu_per_action {
                     cpu_row(f, ", steady", cpu)?;
                 }
-                let per_second = load.actions as f64 / load.elapsed.as_secs_f64().max(1e-9);
+                let per_second = load.per_second();
                 writeln!(
                     f,
                     "| {} concurrent games, whole run ({} games, cold start and tail included): persisted actions/s | {backend} | {per_second:.0} | {limit:.0} ({limit_name}) | {} |",
@@ -198,30 +198,30 @@ impl fmt::Display for Report {
                 let label = format!("{:.1}M finished games", h.games as f64 / 1e6);
                 writeln!(
                     f,
-                    "| history: bulk load of {label} | {backend} | {} | – | – |",
+                    "| history: bulk load of {label} (checkpoint included) | {backend} | {} | – | – |",
                     secs(h.fill)
                 )?;
-                let (empty, full) = (h.empty.idle.p50(), h.full.idle.p50());
+                let (empty, full) = (h.empty.idle, h.full.idle);
                 writeln!(
                     f,
-                    "| history: idle `GetView` p50, {label} / empty store | {backend} | {} | {} | {} |",
+                    "| history: idle `GetView` p50, {label} / empty store, median of {ROUNDS} rounds each | {backend} | {} | {} | {} |",
                     Ms(full),
                     Ms(empty),
                     ratio(empty.as_secs_f64(), full.as_secs_f64())
                 )?;
-                let (empty, full) = (h.empty.game.streams.p50(), h.full.game.streams.p50());
+                let (empty, full) = (h.empty.game, h.full.game);
                 writeln!(
                     f,
-                    "| history: one game alone, `SubmitAction` → every stream p50, {label} / empty | {backend} | {} | {} | {} |",
+                    "| history: one game alone, `SubmitAction` → every stream p50, {label} / empty, median of {ROUNDS} rounds each | {backend} | {} | {} | {} |",
                     Ms(full),
                     Ms(empty),
                     ratio(empty.as_secs_f64(), full.as_secs_f64())
                 )?;
-                let (empty, full) = (h.empty.actions_per_second(), h.full.actions_per_second());
+                let (empty, full) = (h.empty.actions_per_second, h.full.actions_per_second);
                 writeln!(
                     f,
-                    "| history: {} concurrent games, actions/s, {label} / empty | {backend} | {full:.0} | {empty:.0} | {} |",
-                    h.full.load.concurrent,
+                    "| history: {} concurrent games, actions/s, {label} / empty, median of {ROUNDS} rounds each | {backend} | {full:.0} | {empty:.0} | {} |",
+                    h.full.concurrent,
                     ratio(full, empty)
                 )?;
             }
@@ -247,7 +247,7 @@ impl fmt::Display for Report {
         let alone = self.scales.first().map(|s| s.cpu_per_action);
         for scale in &self.scales {
             let load = &scale.load;
-            let per_second = load.actions as f64 / load.elapsed.as_secs_f64().max(1e-9);
+            let per_second = load.per_second();
             let sample = Sample::new(load.latencies.clone());
             writeln!(
                 f,

@@ -100,6 +100,11 @@ impl LoadReport {
         let i = ((self.latencies.len() - 1) as f64 * p).round() as usize;
         self.latencies[i]
     }
+
+    /// Persisted actions a second over the whole run.
+    pub fn per_second(&self) -> f64 {
+        self.actions as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
 }
 
 impl fmt::Display for LoadReport {
@@ -114,7 +119,7 @@ impl fmt::Display for LoadReport {
             self.actions,
             secs,
             self.games as f64 / secs,
-            self.actions as f64 / secs,
+            self.per_second(),
             self.errors
         )?;
         if let Some(steady) = &self.steady {

@@ -185,12 +185,8 @@ impl Matchmaker {
             }
         };
         if !alive.is_empty() {
-            self.purge(&alive).await;
+            drop_requests(&*self.store, &alive).await;
         }
-    }
-
-    async fn purge(&self, alive: &[String]) {
-        drop_requests(&*self.store, alive).await;
     }
 
     /// One look at the queue: forms every game it can, tells the waiting how many they are.

@@ -4,10 +4,14 @@
 //! off, and so may a fresh replica, a restored backup or a bulk import). A plan that reads a
 //! history table whole (a sequential scan, or an index scan with no index condition) fails
 //! the test, naming the statement and the table. Both plans PostgreSQL may use for a
-//! prepared statement are checked: the custom plan of its first executions and the generic
-//! plan it may switch to.
+//! prepared statement are checked: the custom plan made for its arguments and the generic
+//! plan, the only one the server's connections use (`plan_cache_mode`, see `connect`), so that
+//! a statement run elsewhere with PostgreSQL's default choice is covered too.
+
+use std::sync::Arc;
 
 use sqlx::pool::PoolConnection;
+use sqlx::postgres::PgPoolOptions;
 use sqlx::{AssertSqlSafe, Postgres, Row};
 
 use super::cluster::{
@@ -15,6 +19,7 @@ use super::cluster::{
 };
 use super::{APPEND_GROUP, APPEND_GROUP_SEATED, FENCE_GAME, PostgresStore};
 use crate::domain::Status;
+use crate::store::group::{Append, Seating};
 use crate::store::sql::{arranged, games, ladder, listing, players, ratings};
 
 /// Tables that grow with the service's history: none may be read whole.
@@ -433,6 +438,57 @@ async fn no_hot_or_periodic_statement_reads_a_history_table_whole_without_statis
         failures.is_empty(),
         "statements that read history whole:\n{}",
         failures.join("\n")
+    );
+}
+
+/// The group commit's statement is planned once per connection, not at every commit, on a
+/// store with history (see `connect`'s `plan_cache_mode`): left to choose, PostgreSQL plans
+/// it afresh at each execution there.
+#[tokio::test]
+async fn on_a_store_with_history_the_group_commit_is_planned_once_not_at_every_commit() {
+    let url = crate::testing::fresh_postgres_url().await;
+    drop(PostgresStore::connect(&url).await.unwrap());
+    // One connection, so that the statement's counters are those of every commit below.
+    let pool = PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with(super::connect_options(&url).unwrap())
+        .await
+        .unwrap();
+    sqlx::raw_sql(SEED).execute(&pool).await.unwrap();
+    let commits = 12;
+    for seq in 5..5 + commits {
+        let appends: Arc<[Append]> = ["g500", "g1000"]
+            .map(|game| Append {
+                game_id: game.to_string(),
+                seq,
+                player_id: Some("p1".to_string()),
+                idempotency_key: None,
+                format: 2,
+                payload: "{}".to_string(),
+                at: seq,
+                status: "running",
+                winners: String::new(),
+                money: "1,2".to_string(),
+                acted: "1".to_string(),
+                seating: Seating::Unchanged,
+            })
+            .into();
+        let refused = super::write_group(pool.clone(), None, appends)
+            .await
+            .unwrap();
+        assert!(refused.is_empty(), "refused: {refused:?}");
+    }
+    let (generic, custom): (i64, i64) = sqlx::query_as(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1",
+    )
+    .bind(APPEND_GROUP)
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(
+        (generic, custom),
+        (commits, 0),
+        "(executions with the generic plan, with a plan made for their arguments)"
     );
 }
 
