@@ -124,7 +124,8 @@ fn the_web_front_end_builds_from_the_protos_and_plays_in_chromium() {
         click["spectator_face_downs_seen"].as_u64().unwrap() > 0,
         "{click}"
     );
-    // By keyboard, across a restart: every turn once.
+    // By keyboard, across a restart (the table opened again while the server was down):
+    // every turn once.
     let keyboard = &summary["keyboard"];
     assert_eq!(keyboard["restarted"], true, "{keyboard}");
     assert!(keyboard["turns"].as_u64().unwrap() >= 5, "{keyboard}");
@@ -152,6 +153,9 @@ fn the_web_front_end_builds_from_the_protos_and_plays_in_chromium() {
                 .unwrap()
         )
     );
+    // A finished game's table asks for its stream once: the stream's end is the game's
+    // (the front end once asked again at once, for as long as the page stayed open).
+    assert_eq!(summary["narrow_watch_requests"], 1, "{summary}");
     // Usable at 360 px: nothing wider than the screen.
     assert!(
         summary["narrow_overflow_px"].as_i64().unwrap() <= 0,

@@ -4,17 +4,18 @@
 // 1. a person registers, creates a table with three house bots and plays it to the final
 //    scores by clicking, while a second browser context watches it live as a spectator and
 //    is shown no hidden card; the click-to-spectator latency of every turn is measured;
-// 2. the same by keyboard only, with the server killed and restarted mid-game: the page
-//    carries on, no turn is lost or played twice;
+// 2. the same by keyboard only, with the server killed and restarted mid-game, the table
+//    opened again while it is down: the page carries on, no turn is lost or played twice;
 // 3. the finished game's replay shows "shuffle verified", and a tampered seed the failure;
-// 4. the ladder page, and the table at 360 px wide;
+// 4. the ladder page, and the finished table at 360 px wide, followed once (not again and
+//    again: its stream ends for good);
 // and none of it logs a console error or a failed request (but while the server is down).
 // Screenshots go to OUT (under target/, not committed). Prints one JSON summary line.
 //
 // Usage: node tests/browser.mjs --server BIN --web DIST --out DIR [--chromium PATH]
 
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,6 +34,9 @@ mkdirSync(args.out, { recursive: true });
 const dbDir = mkdtempSync(join(tmpdir(), "theboss-web-"));
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
+const serverLog = join(args.out, "server.log");
+rmSync(serverLog, { force: true });
+const SERVER_LOG_FILTER = "info,theboss_server::actor=debug,theboss_server::watch=debug";
 const problems = [];
 let serverDown = false;
 
@@ -47,11 +51,15 @@ function freePort() {
 
 let server;
 async function startServer() {
+  // The server's log goes to a file (appended to across the restart): its tail is printed if
+  // the test fails, with what its games and streams did.
+  const log = openSync(serverLog, "a");
   server = spawn(
     args.server,
-    ["--listen", `127.0.0.1:${port}`, "--database-url", `sqlite://${join(dbDir, "theboss.db")}`, "--web-dir", args.web, "--log", "warn"],
-    { stdio: ["ignore", "inherit", "inherit"] },
+    ["--listen", `127.0.0.1:${port}`, "--database-url", `sqlite://${join(dbDir, "theboss.db")}`, "--web-dir", args.web, "--log", SERVER_LOG_FILTER],
+    { stdio: ["ignore", log, log] },
   );
+  closeSync(log);
   for (let i = 0; i < 200; i++) {
     try {
       const r = await fetch(base + "/");
@@ -110,13 +118,27 @@ const logLength = (page) => page.$$eval("[data-testid=log] li", (l) => l.length)
 
 /// Waits until it is the page's turn ("your-turn") or the game is over ("over").
 async function myTurnOrOver(page) {
-  await page.waitForFunction(
-    () => {
-      const s = document.querySelector("[data-testid=status]")?.dataset.state;
-      return s === "over" || (s === "your-turn" && document.querySelector("[data-testid^=card-]:not([disabled])"));
-    },
-    { timeout: 60_000, polling: 20 },
-  );
+  try {
+    await page.waitForFunction(
+      () => {
+        const s = document.querySelector("[data-testid=status]")?.dataset.state;
+        return s === "over" || (s === "your-turn" && document.querySelector("[data-testid^=card-]:not([disabled])"));
+      },
+      { timeout: 60_000, polling: 20 },
+    );
+  } catch (error) {
+    // What the page showed when it stopped moving, for whoever reads the failure.
+    await page.screenshot({ path: join(args.out, "stuck.png"), fullPage: true }).catch(() => {});
+    const shown = await page
+      .evaluate(() => ({
+        status: document.querySelector("[data-testid=status]")?.textContent,
+        state: document.querySelector("[data-testid=status]")?.dataset.state,
+        error: document.querySelector("[data-testid=error]")?.textContent,
+        log: [...document.querySelectorAll("[data-testid=log] li")].slice(-6).map((e) => e.textContent),
+      }))
+      .catch((e) => String(e));
+    throw new Error(`${error.message}; the page showed ${JSON.stringify(shown)}`);
+  }
   return state(page);
 }
 
@@ -271,6 +293,10 @@ try {
   while ((await myTurnOrOver(player)) === "your-turn") {
     if (keyTurns === 3 && !restarted) {
       await killServer();
+      // The table opened again while the server is down: the page loads it once the server
+      // is back (its first calls fail to connect at all).
+      await player.evaluate(() => (location.hash = "#/"));
+      await player.evaluate((id) => (location.hash = `#/game/${id}`), second);
       await sleep(500);
       await startServer();
       restarted = true;
@@ -296,13 +322,26 @@ try {
   watchProblems(narrow, "narrow");
   await narrow.setViewport({ width: 360, height: 740 });
   await register(narrow, "Narrow");
+  // A finished game's table is followed once: its stream ends at once, and for good.
+  let narrowWatches = 0;
+  narrow.on("request", (r) => {
+    if (r.url().endsWith("/WatchGame")) narrowWatches += 1;
+  });
   await narrow.goto(`${base}/#/game/${gameId}`);
   await narrow.waitForSelector("[data-testid=seat-3]");
+  await sleep(1000);
+  summary.narrow_watch_requests = narrowWatches;
   summary.narrow_overflow_px = await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   await narrow.screenshot({ path: join(args.out, "table-360px.png"), fullPage: true });
+} catch (error) {
+  const lines = readFileSync(serverLog, "utf8").trimEnd().split("\n");
+  console.error(`the server's log, last ${Math.min(lines.length, 60)} of ${lines.length} lines (all of it: ${serverLog}):`);
+  console.error(lines.slice(-60).join("\n"));
+  throw error;
 } finally {
   await browser.close();
   server.kill("SIGTERM");
+  rmSync(dbDir, { recursive: true, force: true });
 }
 summary.problems = problems;
 summary.screenshots = args.out;

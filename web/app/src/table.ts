@@ -9,6 +9,7 @@ import {
   GameStatus,
   Location,
   describeError,
+  isFinal,
   type Card,
   type CityCards,
   type GameUpdate,
@@ -96,29 +97,48 @@ class Table {
     document.removeEventListener("keydown", this.onKey);
   }
 
+  /// Loads the table, then follows it to its end. A failure to load that trying again may
+  /// mend (the server restarting, a lost connection) is tried again, so the page never stays
+  /// on a table that stopped moving; one that cannot be mended (no such game) is shown.
   async start(): Promise<void> {
-    try {
-      const [view, history, catalogue] = await Promise.all([
-        this.me.view(this.gameId),
-        this.me.history(this.gameId),
-        this.me.service.games.getCatalogue({ gameId: this.gameId }, this.me.options()).then((r) => r.cities),
-      ]);
-      this.setCatalogue(catalogue);
-      this.view = view;
-      let afterSeq = 0n;
-      for (const entry of history.entries) {
-        this.log.push(eventText(entry.event, (s) => this.seatName(s)));
-        afterSeq = entry.seq;
+    for (let failures = 0; !this.signal.aborted; failures += 1) {
+      let afterSeq: bigint;
+      try {
+        afterSeq = await this.load();
+      } catch (e) {
+        if (this.signal.aborted) return;
+        this.error.textContent = describeError(e);
+        if (isFinal(e)) return;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(3000, 200 * 2 ** Math.min(failures, 4))));
+        continue;
       }
-      this.render();
-      for await (const item of this.me.follow(this.gameId, { signal: this.signal, afterSeq })) {
-        if (item.kind === "update") this.apply(item.update);
-        else if (item.kind === "snapshot") this.show(item.view);
-        else this.error.textContent = "Connection lost; reconnecting…";
+      try {
+        for await (const item of this.me.follow(this.gameId, { signal: this.signal, afterSeq })) {
+          if (item.kind === "update") this.apply(item.update);
+          else if (item.kind === "snapshot") this.show(item.view);
+          else this.error.textContent = "Connection lost; reconnecting…";
+        }
+      } catch (e) {
+        // The feed resumes by itself after anything that may mend; what reaches here cannot.
+        if (!this.signal.aborted) this.error.textContent = describeError(e);
       }
-    } catch (e) {
-      if (!this.signal.aborted) this.error.textContent = describeError(e);
+      return;
     }
+  }
+
+  /// The view, the log so far and the cities' cards; returns the log's last seq.
+  private async load(): Promise<bigint> {
+    const [view, history, catalogue] = await Promise.all([
+      this.me.view(this.gameId),
+      this.me.history(this.gameId),
+      this.me.catalogue(this.gameId),
+    ]);
+    this.setCatalogue(catalogue);
+    this.error.textContent = "";
+    this.view = view;
+    this.log = history.entries.map((entry) => eventText(entry.event, (s) => this.seatName(s)));
+    this.render();
+    return history.entries.at(-1)?.seq ?? 0n;
   }
 
   private setCatalogue(cities: CityCards[]): void {

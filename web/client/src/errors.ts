@@ -57,6 +57,24 @@ export function reasonOf(error: unknown): string | undefined {
   return undefined;
 }
 
+/// Codes after which repeating a call cannot help: the request itself is wrong, the game is
+/// not there, or the caller may not (another token is needed). Anything else (UNAVAILABLE, a
+/// lost connection, a server restarting) may be tried again.
+const FINAL = new Set([Code.InvalidArgument, Code.NotFound, Code.PermissionDenied, Code.Unauthenticated]);
+
+/// Whether an error is one that trying again cannot mend.
+export function isFinal(error: unknown): boolean {
+  return error instanceof ConnectError && FINAL.has(error.code);
+}
+
+/// Whether an error is one the same call may well not meet again: the service is
+/// UNAVAILABLE (stopping, restarting), or the request never got an answer (the connection
+/// failed or was lost: fetch's TypeError, which connect-web reports as UNKNOWN).
+export function isTransient(error: unknown): boolean {
+  if (!(error instanceof ConnectError)) return false;
+  return error.code === Code.Unavailable || (error.code === Code.Unknown && error.cause instanceof TypeError);
+}
+
 /// An error in words for a person: the service's message, with its code.
 export function describeError(error: unknown): string {
   if (error instanceof ConnectError) {

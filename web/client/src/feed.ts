@@ -1,10 +1,10 @@
 // A game followed through `WatchGame`, resumed with `after_seq` after any drop: the stream
-// ended, failed (a server restart, a lost connection) or went silent for longer than the
-// server's keep-alive period. The caller sees a snapshot first, then every update once, in
-// order, whatever happened underneath; views of a finished game end the feed.
+// failed (a server restart, a lost connection) or went silent for longer than the server's
+// keep-alive period. The caller sees a snapshot first, then every update once, in order,
+// whatever happened underneath; the game's end (a finished view, or the stream's end) ends
+// the feed.
 
-import { Code, ConnectError } from "@connectrpc/connect";
-
+import { isFinal } from "./errors.js";
 import type { Session } from "./session.js";
 import { UpdateViews, type GameUpdate } from "./gen/theboss/v1/game_service_pb.js";
 import { GameStatus, type GameView } from "./gen/theboss/v1/model_pb.js";
@@ -24,9 +24,6 @@ export interface FollowOptions {
   /// Which updates carry views (default: the last one of each action).
   updateViews?: UpdateViews;
 }
-
-/// Codes after which following again cannot help.
-const FINAL = new Set([Code.InvalidArgument, Code.NotFound, Code.PermissionDenied, Code.Unauthenticated]);
 
 export async function* follow(session: Session, gameId: string, options: FollowOptions = {}): AsyncGenerator<FeedItem> {
   const silenceMs = options.silenceMs ?? 40_000;
@@ -71,10 +68,13 @@ export async function* follow(session: Session, gameId: string, options: FollowO
             break;
         }
       }
-      // The server ended the stream (it is stopping): follow again.
+      // Ended without an error: by the contract, only after the game's final update (a
+      // server that stops ends its streams with UNAVAILABLE, handled below). Following
+      // again would only be ended again, at once and for ever.
+      return;
     } catch (error) {
       if (options.signal?.aborted) return;
-      if (error instanceof ConnectError && FINAL.has(error.code)) throw error;
+      if (isFinal(error)) throw error;
       failures += 1;
       yield { kind: "reconnecting", error };
       await new Promise((resolve) => setTimeout(resolve, Math.min(3000, 100 * 2 ** Math.min(failures, 5))));

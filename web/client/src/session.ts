@@ -3,10 +3,10 @@
 // and turns submitted with an idempotency key kept across retries.
 
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient, type CallOptions, type Client, type Transport } from "@connectrpc/connect";
+import { createClient, type CallOptions, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 
-import { retryDelayMs } from "./errors.js";
+import { isTransient, retryDelayMs } from "./errors.js";
 import { follow, type FeedItem, type FollowOptions } from "./feed.js";
 import {
   GameService,
@@ -20,6 +20,7 @@ import {
 } from "./gen/theboss/v1/game_service_pb.js";
 import { LadderService, type GetPlayerResponse, type LeaderboardResponse } from "./gen/theboss/v1/ladder_service_pb.js";
 import {
+  type CityCards,
   type GameStatus,
   type GameSummary,
   type GameView,
@@ -37,8 +38,9 @@ export interface Credentials {
 
 /// Waits at most this long for a RESOURCE_EXHAUSTED call, in all, before giving up.
 const THROTTLE_BUDGET_MS = 30_000;
-/// Attempts of a call that may be repeated safely when the service is UNAVAILABLE.
-const UNAVAILABLE_ATTEMPTS = 20;
+/// Attempts of a call that may be repeated safely when the service is UNAVAILABLE or the
+/// connection failed.
+const TRANSIENT_ATTEMPTS = 20;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -87,10 +89,11 @@ export class Session {
   }
 
   /// Runs `call`, waiting when the service says to (RESOURCE_EXHAUSTED with RetryInfo), and,
-  /// for calls safe to repeat, retrying UNAVAILABLE with backoff.
+  /// for calls safe to repeat, retrying with backoff when the service is UNAVAILABLE or the
+  /// connection failed (`isTransient`).
   async call<T>(call: (options: CallOptions) => Promise<T>, safe: boolean, extra: CallOptions = {}): Promise<T> {
     let waited = 0;
-    let unavailable = 0;
+    let transient = 0;
     for (;;) {
       try {
         return await call(this.options(extra));
@@ -101,9 +104,9 @@ export class Session {
           await sleep(delay, extra.signal);
           continue;
         }
-        if (safe && error instanceof ConnectError && error.code === Code.Unavailable && unavailable < UNAVAILABLE_ATTEMPTS) {
-          unavailable += 1;
-          await sleep(Math.min(2000, 50 * 2 ** unavailable), extra.signal);
+        if (safe && isTransient(error) && transient < TRANSIENT_ATTEMPTS) {
+          transient += 1;
+          await sleep(Math.min(2000, 50 * 2 ** transient), extra.signal);
           continue;
         }
         throw error;
@@ -139,6 +142,12 @@ export class Session {
 
   odds(gameId: string): Promise<GetOddsResponse> {
     return this.call((o) => this.service.games.getOdds({ gameId }, o), true);
+  }
+
+  /// The cards of each city the game plays with (what a page needs to name them).
+  async catalogue(gameId: string): Promise<CityCards[]> {
+    const r = await this.call((o) => this.service.games.getCatalogue({ gameId }, o), true);
+    return r.cities;
   }
 
   history(gameId: string): Promise<GetHistoryResponse> {
