@@ -8,6 +8,7 @@ import {
   City,
   GameStatus,
   Location,
+  backoffMs,
   describeError,
   isFinal,
   type Card,
@@ -101,7 +102,7 @@ class Table {
   /// mend (the server restarting, a lost connection) is tried again, so the page never stays
   /// on a table that stopped moving; one that cannot be mended (no such game) is shown.
   async start(): Promise<void> {
-    for (let failures = 0; !this.signal.aborted; failures += 1) {
+    for (let attempt = 1; !this.signal.aborted; attempt += 1) {
       let afterSeq: bigint;
       try {
         afterSeq = await this.load();
@@ -109,7 +110,7 @@ class Table {
         if (this.signal.aborted) return;
         this.error.textContent = describeError(e);
         if (isFinal(e)) return;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(3000, 200 * 2 ** Math.min(failures, 4))));
+        await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
         continue;
       }
       try {

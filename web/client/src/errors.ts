@@ -1,5 +1,7 @@
 // What an error from the service says: its code and reason in words, and, for
-// RESOURCE_EXHAUSTED, how long the server asks the caller to wait (google.rpc.RetryInfo).
+// RESOURCE_EXHAUSTED, how long the server asks the caller to wait (google.rpc.RetryInfo);
+// and what to do about one: whether trying again can help (final, transient), and after how
+// long (one backoff for every retry of the package and its pages).
 
 import { Code, ConnectError } from "@connectrpc/connect";
 import { BinaryReader } from "@bufbuild/protobuf/wire";
@@ -73,6 +75,12 @@ export function isFinal(error: unknown): boolean {
 export function isTransient(error: unknown): boolean {
   if (!(error instanceof ConnectError)) return false;
   return error.code === Code.Unavailable || (error.code === Code.Unknown && error.cause instanceof TypeError);
+}
+
+/// How long to wait before trying again after `attempt` failures in a row (from 1): doubling
+/// from 200 ms, at most 3 s, so a server that restarts is found again within seconds.
+export function backoffMs(attempt: number): number {
+  return Math.min(3000, 100 * 2 ** Math.min(Math.max(attempt, 1), 5));
 }
 
 /// An error in words for a person: the service's message, with its code.

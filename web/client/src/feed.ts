@@ -4,7 +4,7 @@
 // whatever happened underneath; the game's end (a finished view, or the stream's end) ends
 // the feed.
 
-import { isFinal } from "./errors.js";
+import { backoffMs, isFinal } from "./errors.js";
 import type { Session } from "./session.js";
 import { UpdateViews, type GameUpdate } from "./gen/theboss/v1/game_service_pb.js";
 import { GameStatus, type GameView } from "./gen/theboss/v1/model_pb.js";
@@ -77,7 +77,7 @@ export async function* follow(session: Session, gameId: string, options: FollowO
       if (isFinal(error)) throw error;
       failures += 1;
       yield { kind: "reconnecting", error };
-      await new Promise((resolve) => setTimeout(resolve, Math.min(3000, 100 * 2 ** Math.min(failures, 5))));
+      await new Promise((resolve) => setTimeout(resolve, backoffMs(failures)));
     } finally {
       clearTimeout(silence);
       options.signal?.removeEventListener("abort", stop);

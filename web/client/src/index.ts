@@ -15,5 +15,5 @@ export * from "./gen/theboss/v1/game_service_pb.js";
 export * from "./gen/theboss/v1/ladder_service_pb.js";
 export { Session, Service, type Credentials } from "./session.js";
 export { follow, type FeedItem, type FollowOptions } from "./feed.js";
-export { retryDelayMs, describeError, isFinal, isTransient } from "./errors.js";
+export { retryDelayMs, describeError, isFinal, isTransient, backoffMs } from "./errors.js";
 export { verifyShuffle, seedCommitment, type ShuffleCheck } from "./fairness.js";

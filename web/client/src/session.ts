@@ -6,7 +6,7 @@ import { create } from "@bufbuild/protobuf";
 import { createClient, type CallOptions, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcWebTransport } from "@connectrpc/connect-web";
 
-import { isTransient, retryDelayMs } from "./errors.js";
+import { backoffMs, isTransient, retryDelayMs } from "./errors.js";
 import { follow, type FeedItem, type FollowOptions } from "./feed.js";
 import {
   GameService,
@@ -106,7 +106,7 @@ export class Session {
         }
         if (safe && isTransient(error) && transient < TRANSIENT_ATTEMPTS) {
           transient += 1;
-          await sleep(Math.min(2000, 50 * 2 ** transient), extra.signal);
+          await sleep(backoffMs(transient), extra.signal);
           continue;
         }
         throw error;
