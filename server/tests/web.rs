@@ -1,8 +1,8 @@
 //! The reference web front end (`web/`) in a real browser: its TypeScript is type-checked and
 //! built, its generated code checked against the protos, and `web/tests/browser.mjs` drives
 //! Debian's Chromium (puppeteer-core, no browser download) against this crate's server binary,
-//! which the script starts, kills and restarts itself. Screenshots go to
-//! `target/web-artifacts/`.
+//! which the script starts, kills and restarts itself. Screenshots and the server's log go to
+//! `target/web-artifacts/`; a failure prints what the page showed and the log's last lines.
 //!
 //! Needs Node.js and npm (the test installs `web/`'s locked packages once) and Chromium
 //! (`/usr/bin/chromium`, or `CHROMIUM`; `.ci/run` installs it when it is missing).
