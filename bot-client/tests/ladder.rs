@@ -1,8 +1,8 @@
 //! An end-to-end ladder on PostgreSQL: six bots of three strategies queue, play and re-queue
 //! duplicate sets through a real server until each is established on the leaderboard; the
-//! random bots must then rate below the stronger strategies on average, and a random bot be
-//! in the bottom two. (A dozen comparisons per bot cannot tell the heuristic and the search bot apart:
-//! that is the arena's measurement, with thousands of duplicate deals.)
+//! random bots must then rate well below the search bots on average. (A dozen comparisons
+//! per bot cannot order the bots one by one, nor the heuristic bots against the others: that
+//! is the arena's measurement, with thousands of duplicate deals.)
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -53,7 +53,7 @@ fn strategy(kind: StrategyKind) -> StrategyFactory {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn six_bots_of_three_strategies_are_ranked_by_strength() {
+async fn on_the_ladder_the_search_bots_rate_well_above_the_random_bots() {
     let server = TestServer::postgres().await;
     let connection = Connection::connect(&server.url()).await.unwrap();
     let kinds = [
@@ -135,22 +135,19 @@ async fn six_bots_of_three_strategies_are_ranked_by_strength() {
         mean(StrategyKind::Heuristic),
         mean(StrategyKind::Ismcts),
     );
-    // In a duplicate set a bot is compared with whoever held its cards: over a dozen sets a
-    // heuristic bot compared mostly with the search bots, while the random bots were compared
-    // with each other, can end level with a random bot (a run here: random 22.59 against
-    // heuristic 21.37, ismcts 36.08). What a dozen sets do show: the random bots rate below
-    // the other strategies taken together and below the search bots, and one of them is in
-    // the bottom two.
+    // In a duplicate set a bot is compared with whoever held its cards, and the queue decides
+    // who that is: the bots that finish first meet each other again (a run played the random
+    // bots 24 sets each, the others 12). After a dozen sets a bot's sigma is still about 6.5,
+    // and what a heuristic bot's rating says depends on whom it met: runs here put it level
+    // with the random bots (CI: random 24.91 and 21.03, heuristic 19.87 and 17.22, the
+    // random bots' mean 3.8 below the field's) or far above them (38.20 against 18.29). The
+    // search bots against the random bots is the gap a dozen sets do show, by 12 to 16 points
+    // of mean mu in every run seen (36.08 against 22.59, 34.97 against 22.97, 31.19 against
+    // 15.60): asked for by more than 5, which ratings that did not move, moved the wrong way
+    // or barely told the strongest from the weakest would fail.
     assert!(
-        r < (h + i) / 2.0 && r < i,
+        i - r > 5.0,
         "mean mu: random {r:.2}, heuristic {h:.2}, ismcts {i:.2}"
-    );
-    let bottom = &board.entries[board.entries.len() - 2..];
-    assert!(
-        bottom
-            .iter()
-            .any(|e| kind_of[&e.player_id] == StrategyKind::Random),
-        "{board:?}"
     );
     server.stop().await;
 }
