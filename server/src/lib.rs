@@ -34,6 +34,7 @@ pub mod store;
 pub mod table;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod text;
 pub mod watch;
 pub mod web;
 pub mod wire;
