@@ -208,6 +208,7 @@ impl Config {
                 unauthenticated_calls: l.max_unauthenticated_calls,
                 open_games_per_player: l.max_open_games_per_player,
                 house_games_per_player: l.max_house_games_per_player,
+                unfinished_games_per_player: l.max_unfinished_games_per_player,
             },
         }
     }
@@ -262,6 +263,10 @@ pub struct LimitArgs {
     /// Unfinished games with house bots one player may sit at (at most 100).
     #[arg(long, default_value_t = crate::Limits::default().house_games_per_player, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub max_house_games_per_player: u32,
+    /// Unfinished games (open or running) one player may have created or sit at, checked
+    /// when it creates or joins one.
+    #[arg(long, default_value_t = crate::Limits::default().unfinished_games_per_player)]
+    pub max_unfinished_games_per_player: u32,
     /// Seconds a table may wait to be filled, from its creation; then it expires.
     #[arg(long, default_value_t = crate::ActorOptions::default().open_ttl.as_secs(), value_parser = clap::value_parser!(u64).range(1..=31_536_000))]
     pub open_game_ttl_secs: u64,

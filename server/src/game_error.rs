@@ -19,8 +19,12 @@ pub enum LimitKind {
     OpenChallenges,
     /// Tournaments one player created that have not finished.
     OpenTournaments,
-    /// Unfinished games with house bots one player sits at.
+    /// Unfinished games with house bots one player created or sits at.
     HouseGames,
+    /// Unfinished games (open or running) one player created or sits at.
+    UnfinishedGames,
+    /// A caller's house bots' thinking this server can take on now (`house`).
+    HouseCapacity,
 }
 
 impl LimitKind {
@@ -34,6 +38,8 @@ impl LimitKind {
             LimitKind::OpenChallenges => "TOO_MANY_CHALLENGES",
             LimitKind::OpenTournaments => "TOO_MANY_TOURNAMENTS",
             LimitKind::HouseGames => "TOO_MANY_HOUSE_GAMES",
+            LimitKind::UnfinishedGames => "TOO_MANY_UNFINISHED_GAMES",
+            LimitKind::HouseCapacity => "HOUSE_BOTS_BUSY",
         }
     }
 
@@ -47,6 +53,8 @@ impl LimitKind {
             LimitKind::OpenChallenges => "challenges waiting for answers per player",
             LimitKind::OpenTournaments => "unfinished tournaments created per player",
             LimitKind::HouseGames => "unfinished games with house bots per player",
+            LimitKind::UnfinishedGames => "unfinished games per player",
+            LimitKind::HouseCapacity => "tables with house bots the server can think for now",
         }
     }
 }

@@ -26,11 +26,12 @@ use tokio::sync::{OnceCell, watch};
 
 use crate::actor::{self, ActorOptions, Context, GameHandle, Role};
 use crate::cluster::{Cluster, Directory};
-use crate::domain::{GameRecord, PlayerInfo, Status, now_micros};
+use crate::domain::{GameRecord, PlayerInfo, now_micros};
 use crate::game_error::{GameError, LimitKind};
-use crate::house;
+use crate::limits::Limits;
 use crate::store::cluster::{Ownership, Replica};
-use crate::store::{GameQuery, Store, StoreError, StoredAction, StoredGame};
+use crate::store::{AtCap, PlayerCaps, Store, StoreError, StoredAction, StoredGame};
+use crate::table::Action;
 
 /// Games restored per bulk read.
 const RESTORE_CHUNK: usize = 500;
@@ -49,6 +50,14 @@ const CAPPED_REMEMBERED: usize = 10_000;
 /// time it has doubled since the last sweep.
 const SWEEP_MIN: usize = 1024;
 
+/// Which of the games asked for get an actor at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Load {
+    All,
+    /// Those with a turn clock: nothing happens to the others until a call asks for them.
+    Clocked,
+}
+
 /// One game's place in the directory: empty until its actor is started.
 type Slot = Arc<OnceCell<GameHandle>>;
 
@@ -63,12 +72,10 @@ pub enum Route {
 pub struct Games {
     context: Context,
     cluster: Option<Arc<Cluster>>,
-    /// Games a player may have created that have not started (0: no limit).
-    open_games_per_player: u32,
-    /// Unfinished games with house bots a player may sit at (0: no limit).
-    house_games_per_player: u32,
-    /// Creators found at that cap lately, and until when they are refused at once.
-    capped: quick_cache::sync::Cache<String, Instant>,
+    /// What one player may hold (its games, open and unfinished, with house bots or not).
+    limits: Limits,
+    /// Creators found at a cap lately, until when they are refused at once, and which.
+    capped: quick_cache::sync::Cache<String, (Instant, AtCap)>,
     /// Held only to look a slot up or replace it, never across an await.
     live: Mutex<HashMap<String, Slot>>,
     /// The size of `live` at which it is next swept.
@@ -79,24 +86,17 @@ impl Games {
     pub fn new(
         store: Arc<dyn Store>,
         options: ActorOptions,
-        open_games_per_player: u32,
+        limits: &Limits,
         cluster: Option<Arc<Cluster>>,
     ) -> Games {
         Games {
             context: Context::new(store, options, cluster.as_ref().map(|c| c.store.clone())),
             cluster,
-            open_games_per_player,
-            house_games_per_player: 0,
+            limits: limits.clone(),
             capped: quick_cache::sync::Cache::new(CAPPED_REMEMBERED),
             live: Mutex::default(),
             sweep_at: AtomicUsize::new(SWEEP_MIN),
         }
-    }
-
-    /// Bounds the unfinished games with house bots one player may sit at (0: no limit).
-    pub fn with_house_games_per_player(mut self, limit: u32) -> Games {
-        self.house_games_per_player = limit;
-        self
     }
 
     pub fn store(&self) -> &Arc<dyn Store> {
@@ -168,19 +168,20 @@ impl Games {
         }
     }
 
-    /// Starts the actors of every running game in the store, in bulk, in the background;
-    /// calls for a game not restored yet load it at once, and so do calls for tables that
-    /// have not started (the expiry sweep finds those that expired). Returns how many there
+    /// Starts the actors of every running game with a turn clock in the store, in bulk, in
+    /// the background (their clocks must run); calls for a game not restored yet load it at
+    /// once, and so do calls for games without a clock and for tables that have not started
+    /// (the expiry sweep finds those that expired). Returns how many there
     /// are; the task logs when it is done. A game that cannot be restored is logged and left
     /// out (calls for it fail with its error); the others are served. (With replicas, games
     /// come back by being claimed instead; see `cluster`.)
     pub async fn restore(self: &Arc<Self>) -> Result<usize, StoreError> {
-        let ids = self.context.store.running_games().await?;
+        let ids = self.context.store.clocked_games().await?;
         let count = ids.len();
         let games = self.clone();
         tokio::spawn(async move {
             let started = Instant::now();
-            let restored = games.start_actors(&ids, Role::Owner).await;
+            let restored = games.start_actors(&ids, Role::Owner, Load::All).await;
             tracing::info!(restored, of = count, elapsed = ?started.elapsed(), "unfinished games restored");
         });
         Ok(count)
@@ -188,7 +189,7 @@ impl Games {
 
     /// Runs games this replica just claimed: starts their actors as owners, in bulk, or
     /// promotes the followers it had.
-    async fn adopt_games(&self, ids: &[String]) {
+    async fn adopt_games(&self, ids: &[String], load: Load) {
         let mut missing = Vec::with_capacity(ids.len());
         for id in ids {
             match self.handle(id) {
@@ -200,11 +201,12 @@ impl Games {
                 None => missing.push(id.clone()),
             }
         }
-        self.start_actors(&missing, Role::Owner).await;
+        self.start_actors(&missing, Role::Owner, load).await;
     }
 
-    /// Starts actors for games, reading them in bulk; returns how many started.
-    async fn start_actors(&self, ids: &[String], role: Role) -> usize {
+    /// Starts actors for games, reading them in bulk (with [`Load::Clocked`], only for those
+    /// with a turn clock); returns how many started.
+    async fn start_actors(&self, ids: &[String], role: Role, load: Load) -> usize {
         let mut started = 0;
         for chunk in ids.chunks(RESTORE_CHUNK) {
             let loaded = match self.context.store.load_games(chunk).await {
@@ -215,6 +217,13 @@ impl Games {
                 }
             };
             for (id, stored) in loaded {
+                if load == Load::Clocked
+                    && stored
+                        .as_ref()
+                        .is_ok_and(|g| g.record.settings.turn_time_limit_secs() == 0)
+                {
+                    continue;
+                }
                 let slot = self.slot(&id);
                 let handle = slot
                     .get_or_try_init(|| async { actor::spawn(stored?, self.context.clone(), role) })
@@ -237,89 +246,109 @@ impl Games {
         started
     }
 
-    /// Records a new game created by a player and starts its actor; this replica runs it.
-    /// Refused when its creator has as many games that have not started as allowed.
-    pub async fn create(&self, record: GameRecord) -> Result<GameHandle, GameError> {
-        let cap = (self.open_games_per_player > 0).then_some(self.open_games_per_player);
-        let at_cap = || GameError::Limit {
-            kind: LimitKind::OpenGames,
-            subject: format!("player:{}", record.created_by),
-            limit: self.open_games_per_player,
-        };
-        if self
-            .capped
-            .get(&record.created_by)
-            .is_some_and(|until| until > Instant::now())
-        {
-            return Err(at_cap());
+    /// What a player may hold, as the store checks it when the player creates or joins a
+    /// game (the house cap counts only for games with house bots).
+    pub fn caps_of(&self, player_id: &str) -> PlayerCaps {
+        PlayerCaps {
+            player_id: player_id.to_string(),
+            open: self.limits.open_games_per_player,
+            unfinished: self.limits.unfinished_games_per_player,
+            house: self.limits.house_games_per_player,
         }
-        if !self.context.store.create_game(&record, cap).await? {
-            self.capped
-                .insert(record.created_by.clone(), Instant::now() + CAPPED_FOR);
-            return Err(at_cap());
-        }
-        self.start_created(record)
     }
 
-    /// Records a new table whose last seats `bots` (house bots) take at once, and starts
-    /// it. Refused when its creator already sits at as many unfinished tables with house bots
-    /// as allowed: a game with house bots starts as soon as its creator joins, so the cap on
-    /// tables waiting for players does not bound these, and each holds an actor while it
-    /// runs. (Two such calls at the same instant may both pass the count; a player's calls
-    /// are few a second.)
+    /// Records a new game created by a player and starts its actor; this replica runs it.
+    /// Refused when its creator has as many games that have not started, or unfinished, as
+    /// allowed.
+    pub async fn create(&self, record: GameRecord) -> Result<GameHandle, GameError> {
+        let caps = PlayerCaps {
+            house: 0,
+            ..self.caps_of(&record.created_by)
+        };
+        self.create_within(record, Vec::new(), caps).await
+    }
+
+    /// Records a new table whose last seats `bots` (house bots) take in the same write, and
+    /// starts it. Refused when its creator already has as many unfinished tables with house
+    /// bots as allowed (created or sat at: a table with house bots starts as soon as its
+    /// creator joins, so the cap on tables waiting does not bound these), checked with the
+    /// write, so that calls at once cannot pass it together.
     pub async fn create_with_house(
         &self,
         record: GameRecord,
         bots: Vec<PlayerInfo>,
     ) -> Result<GameHandle, GameError> {
-        if self.house_games_per_player > 0 {
-            let page = self
-                .context
-                .store
-                .list_games(&GameQuery {
-                    statuses: vec![Status::Open, Status::Running],
-                    seated: Some(record.created_by.clone()),
-                    viewer: record.created_by.clone(),
-                    limit: 100,
-                    after: None,
-                })
-                .await?;
-            let held = page
-                .games
-                .iter()
-                .filter(|g| g.seats.iter().any(|(_, p)| house::kind_of(&p.id).is_some()))
-                .count();
-            if held >= self.house_games_per_player as usize {
-                return Err(GameError::Limit {
-                    kind: LimitKind::HouseGames,
-                    subject: format!("player:{}", record.created_by),
-                    limit: self.house_games_per_player,
-                });
-            }
-        }
         let players = record.settings.players();
-        let game = self.create(record).await?;
         let first = players.saturating_sub(u8::try_from(bots.len()).unwrap_or(u8::MAX));
-        for (seat, bot) in (first..).zip(bots) {
-            game.join(bot, Some(seat)).await?;
+        let at = now_micros();
+        let seated = (first..)
+            .zip(bots)
+            .enumerate()
+            .map(|(i, (seat, player))| StoredAction {
+                seq: i as u64 + 1,
+                action: Action::Join { seat, player },
+                player_id: None,
+                idempotency_key: None,
+                at,
+            })
+            .collect();
+        let caps = self.caps_of(&record.created_by);
+        self.create_within(record, seated, caps).await
+    }
+
+    async fn create_within(
+        &self,
+        record: GameRecord,
+        seated: Vec<StoredAction>,
+        caps: PlayerCaps,
+    ) -> Result<GameHandle, GameError> {
+        let refused = |at: AtCap| GameError::Limit {
+            kind: at.kind,
+            subject: format!("player:{}", record.created_by),
+            limit: at.limit,
+        };
+        // A cap of tables with house bots refuses no table without them.
+        if let Some((until, at)) = self.capped.get(&record.created_by)
+            && until > Instant::now()
+            && (at.kind != LimitKind::HouseGames || caps.house > 0)
+        {
+            return Err(refused(at));
         }
-        Ok(game)
+        if let Err(at) = self
+            .context
+            .store
+            .create_game(&record, &seated, Some(&caps))
+            .await?
+        {
+            self.capped
+                .insert(record.created_by.clone(), (Instant::now() + CAPPED_FOR, at));
+            return Err(refused(at));
+        }
+        self.start_created(record, seated)
+    }
+
+    /// Forgets that a player was found at a cap: it just gave a seat up.
+    pub fn uncap(&self, player_id: &str) {
+        self.capped.remove(player_id);
     }
 
     /// Records a game the server itself creates (a ladder game, seated at once) and starts
     /// its actor; this replica runs it.
     pub async fn create_for_server(&self, record: GameRecord) -> Result<GameHandle, GameError> {
-        self.context.store.create_game(&record, None).await?;
-        self.start_created(record)
+        if let Err(at) = self.context.store.create_game(&record, &[], None).await? {
+            unreachable!("no cap was asked for: {at}");
+        }
+        self.start_created(record, Vec::new())
     }
 
-    fn start_created(&self, record: GameRecord) -> Result<GameHandle, GameError> {
+    fn start_created(
+        &self,
+        record: GameRecord,
+        actions: Vec<StoredAction>,
+    ) -> Result<GameHandle, GameError> {
         let id = record.id.clone();
         let handle = actor::spawn(
-            StoredGame {
-                record,
-                actions: Vec::new(),
-            },
+            StoredGame { record, actions },
             self.context.clone(),
             Role::Owner,
         )?;
@@ -365,7 +394,7 @@ impl Games {
                 None => return Err(GameError::GameNotFound(id.to_string())),
                 Some(Ownership::Over) => return Ok(Route::Local(self.get(id).await?)),
                 Some(Ownership::Owned(owner)) if owner.id == cluster.me.id => {
-                    self.adopt_games(&[id.to_string()]).await;
+                    self.adopt_games(&[id.to_string()], Load::All).await;
                     return Ok(Route::Local(self.get(id).await?));
                 }
                 Some(Ownership::Owned(owner)) => return Ok(Route::Remote(owner)),
@@ -373,7 +402,7 @@ impl Games {
                     if cluster.store.claim_game(id).await? {
                         tracing::info!(game = %id, "claimed a game nobody ran");
                         crate::metrics::games_taken_over(1);
-                        self.adopt_games(&[id.to_string()]).await;
+                        self.adopt_games(&[id.to_string()], Load::All).await;
                         return Ok(Route::Local(self.get(id).await?));
                     }
                 }
@@ -456,7 +485,9 @@ impl Games {
 #[async_trait]
 impl Directory for Games {
     async fn adopt(&self, ids: &[String]) {
-        self.adopt_games(ids).await;
+        // In bulk (a takeover, a start): only the games whose clocks must run; the others
+        // load when a call asks for them.
+        self.adopt_games(ids, Load::Clocked).await;
     }
 
     fn poke(&self, id: &str, seq: u64, last: Option<StoredAction>) {
@@ -534,7 +565,7 @@ mod tests {
     async fn a_finished_game_stops_once_its_last_watcher_leaves() {
         let (store, _dir) = crate::testing::sqlite_store().await;
         let players = fixtures::two_players(&*store).await;
-        let games = Games::new(store, abandoned(), 0, None);
+        let games = Games::new(store, abandoned(), &Limits::unlimited(), None);
         let handle = abandoned_game(&games, 0, &players).await;
         let mut watching = handle.watch(None).await.unwrap();
         while !watching.latest.state.status.is_over() {
@@ -550,7 +581,7 @@ mod tests {
     async fn the_directory_forgets_games_whose_actors_stopped() {
         let (store, _dir) = crate::testing::sqlite_store().await;
         let players = fixtures::two_players(&*store).await;
-        let games = Games::new(store, abandoned(), 0, None);
+        let games = Games::new(store, abandoned(), &Limits::unlimited(), None);
         games.sweep_at.store(3, Ordering::Relaxed);
         let mut handles = Vec::new();
         for g in 0..3 {
@@ -564,6 +595,69 @@ mod tests {
         // A stopped game is loaded again when asked for.
         let again = games.get("g0").await.unwrap();
         assert!(again.latest().await.unwrap().state.status.is_over());
+    }
+
+    /// A started 2-player game with a clock of `clock` seconds (0: none).
+    async fn running_game(games: &Games, id: &str, clock: u32, players: &[PlayerInfo]) {
+        let record = GameRecord {
+            settings: Settings::new(2, vec![], clock, Visibility::Public).unwrap(),
+            ..table(id, now_micros())
+        };
+        let handle = games.create(record).await.unwrap();
+        for (seat, p) in players.iter().enumerate() {
+            handle.join(p.clone(), Some(seat as u8)).await.unwrap();
+        }
+    }
+
+    /// A running game without a clock that nobody plays or watches holds no actor: it is
+    /// let go, loaded again when asked for, and neither a restart nor a takeover loads it;
+    /// one with a clock runs all the time, its clock must fire.
+    #[tokio::test]
+    async fn games_without_a_clock_load_only_when_asked_for() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let players = fixtures::two_players(&*store).await;
+        let options = ActorOptions {
+            idle_unload: Duration::from_millis(20),
+            ..ActorOptions::default()
+        };
+        let games = Games::new(store.clone(), options.clone(), &Limits::unlimited(), None);
+        running_game(&games, "clockless", 0, &players).await;
+        running_game(&games, "clocked", 3600, &players).await;
+        tokio::time::timeout(Duration::from_secs(10), async {
+            while games.handle("clockless").is_some() {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .expect("the game without a clock is let go");
+        assert!(games.handle("clocked").is_some(), "a clock keeps its game");
+        let again = games.get("clockless").await.unwrap();
+        assert_eq!(
+            again.latest().await.unwrap().state.status,
+            crate::domain::Status::Running
+        );
+
+        // A restart restores only the game whose clock must run.
+        let restarted = Arc::new(Games::new(
+            store.clone(),
+            options.clone(),
+            &Limits::unlimited(),
+            None,
+        ));
+        assert_eq!(restarted.restore().await.unwrap(), 1);
+        tokio::time::timeout(Duration::from_secs(10), async {
+            while restarted.handle("clocked").is_none() {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .expect("the clocked game is restored");
+        assert!(restarted.handle("clockless").is_none());
+        // A takeover of both runs the clocked one at once, the other when asked for.
+        let taking_over = Games::new(store, options, &Limits::unlimited(), None);
+        Directory::adopt(&taking_over, &["clockless".into(), "clocked".into()]).await;
+        assert!(taking_over.handle("clocked").is_some());
+        assert!(taking_over.handle("clockless").is_none());
     }
 
     fn table(id: &str, created_at: i64) -> GameRecord {
@@ -588,10 +682,22 @@ mod tests {
             open_ttl: Duration::from_secs(60),
             ..ActorOptions::default()
         };
-        let games = Games::new(store.clone(), options, 2, None);
+        let games = Games::new(
+            store.clone(),
+            options,
+            &Limits {
+                open_games_per_player: 2,
+                ..Limits::unlimited()
+            },
+            None,
+        );
         // One table created long ago (its actor unloaded, say, by a restart), one now.
         let old = now_micros() - 120_000_000;
-        store.create_game(&table("old", old), None).await.unwrap();
+        store
+            .create_game(&table("old", old), &[], None)
+            .await
+            .unwrap()
+            .unwrap();
         games.create(table("new", now_micros())).await.unwrap();
         let Err(GameError::Limit { kind, subject, .. }) =
             games.create(table("third", now_micros())).await
@@ -600,7 +706,7 @@ mod tests {
         };
         assert_eq!(
             (kind, subject.as_str()),
-            (LimitKind::OpenGames, "player:p0")
+            (crate::game_error::LimitKind::OpenGames, "player:p0")
         );
         assert_eq!(games.sweep_expired().await.unwrap(), 1, "only the old one");
         let expired = games.get("old").await.unwrap().latest().await.unwrap();
@@ -622,7 +728,7 @@ mod tests {
             open_ttl: Duration::from_millis(100),
             ..ActorOptions::default()
         };
-        let games = Games::new(store, options, 0, None);
+        let games = Games::new(store, options, &Limits::unlimited(), None);
         let handle = games.create(table("soon", now_micros())).await.unwrap();
         let mut watching = handle.watch(None).await.unwrap();
         let aborted = tokio::time::timeout(Duration::from_secs(10), watching.live.recv())

@@ -222,15 +222,12 @@ pub async fn run(
             )
         }
     };
-    let games = Arc::new(
-        games::Games::new(
-            store.clone(),
-            options.actor.clone(),
-            options.limits.open_games_per_player,
-            cluster.clone(),
-        )
-        .with_house_games_per_player(options.limits.house_games_per_player),
-    );
+    let games = Arc::new(games::Games::new(
+        store.clone(),
+        options.actor.clone(),
+        &options.limits,
+        cluster.clone(),
+    ));
     let (stop, stopping) = tokio::sync::watch::channel(false);
     let unfinished = match &cluster {
         None => games.restore().await?,

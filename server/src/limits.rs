@@ -40,9 +40,13 @@ pub struct Limits {
     /// Games a player created that have not started (how long they may wait is the
     /// actor's `open_ttl`).
     pub open_games_per_player: u32,
-    /// Unfinished games with house bots a player sits at: they start as soon as their
-    /// creator joins, so `open_games_per_player` does not bound them.
+    /// Unfinished games with house bots a player created or sits at: they start as soon as
+    /// their creator joins, so `open_games_per_player` does not bound them.
     pub house_games_per_player: u32,
+    /// Unfinished games (open or running) a player created or sits at, checked when it
+    /// creates or joins one (the ladder's and tournaments' seats count, and are bounded by
+    /// their own rules).
+    pub unfinished_games_per_player: u32,
 }
 
 impl Default for Limits {
@@ -65,6 +69,7 @@ impl Default for Limits {
             unauthenticated_calls: 4096,
             open_games_per_player: 10,
             house_games_per_player: 3,
+            unfinished_games_per_player: 32,
         }
     }
 }
@@ -83,6 +88,7 @@ impl Limits {
             unauthenticated_calls: 0,
             open_games_per_player: 0,
             house_games_per_player: 0,
+            unfinished_games_per_player: 0,
             ..Limits::default()
         }
     }

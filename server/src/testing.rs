@@ -165,9 +165,10 @@ pub async fn player_and_game(store: &dyn Store) -> (PlayerInfo, String) {
         seeded: false,
     };
     store
-        .create_game(&record, None)
+        .create_game(&record, &[], None)
         .await
-        .expect("create a game");
+        .expect("create a game")
+        .expect("no cap was asked for");
     (player, record.id)
 }
 

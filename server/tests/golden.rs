@@ -79,6 +79,7 @@ fn replay(stored: &StoredGame) -> (GameFacts, Effects) {
         },
         acted: table.acted.clone(),
         rating: None,
+        caps: None,
     };
     (facts, effects)
 }

@@ -10,9 +10,11 @@ use theboss_server::arranged::{
 use theboss_server::domain::{
     GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Settings, Status, Visibility,
 };
+use theboss_server::game_error::LimitKind;
 use theboss_server::rating::{self, Contest, PROVISIONAL_GAMES, Rated, Rating};
 use theboss_server::store::ChallengeRefused;
 use theboss_server::store::prelude::*;
+use theboss_server::store::{AtCap, PlayerCaps};
 use theboss_server::store::{
     Effects, Enqueued, GameQuery, NewPlayer, RatingJob, SeriesRecord, StoreError, StoredAction,
     StoredGame,
@@ -94,7 +96,11 @@ async fn ratings_of_games_ending_at_once_all_count(store: Arc<dyn Store>) {
         store.create_player(&opponent).await.unwrap();
         let mut record = game(60 + i, &hub.player.id, Visibility::Public);
         record.ladder = true;
-        store.create_game(&record, None).await.unwrap();
+        store
+            .create_game(&record, &[], None)
+            .await
+            .unwrap()
+            .unwrap();
         for (seq, seat, who) in [(1, 0, &hub), (2, 1, &opponent)] {
             store
                 .append_action(&record.id, &join(seq, seat, who), &effects(Status::Running))
@@ -124,6 +130,7 @@ async fn ratings_of_games_ending_at_once_all_count(store: Arc<dyn Store>) {
                 money: vec![5, 1],
                 acted: vec![true, true],
                 rating: rated(&game_id, &[&hub, &opponent], &[1, 2]),
+                caps: None,
             };
             store.append_action(&game_id, &end, &effects).await
         }));
@@ -445,7 +452,11 @@ async fn turns_of_many_games_at_once_commit_and_a_conflict_stays_its_games(store
     let mut ids = Vec::new();
     for i in 0..GAMES {
         let record = game(300 + i, &a.player.id, Visibility::Public);
-        store.create_game(&record, None).await.unwrap();
+        store
+            .create_game(&record, &[], None)
+            .await
+            .unwrap()
+            .unwrap();
         for (seq, seat, who) in [(1, 0, &a), (2, 1, &b)] {
             store
                 .append_action(&record.id, &join(seq, seat, who), &effects(Status::Running))
@@ -519,6 +530,7 @@ async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
         money: vec![3, 8],
         acted: vec![true, true],
         rating: None,
+        caps: None,
     };
     store
         .import_games(&[
@@ -535,7 +547,7 @@ async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
         store.load_game(&finished.record.id).await.unwrap(),
         Some(finished.clone())
     );
-    let running = store.running_games().await.unwrap();
+    let running = store.clocked_games().await.unwrap();
     assert!(!running.contains(&open.record.id) && !running.contains(&finished.record.id));
     let listed = store
         .list_games(&GameQuery {
@@ -577,7 +589,11 @@ async fn seated_ladder_game(
     record.ladder = true;
     record.seeded = false;
     record.series = series;
-    store.create_game(&record, None).await.unwrap();
+    store
+        .create_game(&record, &[], None)
+        .await
+        .unwrap()
+        .unwrap();
     store
         .append_action(&record.id, &join(1, 0, players[0]), &effects(Status::Open))
         .await
@@ -651,6 +667,7 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
             series_id: "series-1".into(),
             rated: true,
         }),
+        caps: None,
     };
     store
         .append_action(&first.id, &end(77), &ended(vec![12, 8]))
@@ -709,6 +726,7 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
             money: vec![9, 3],
             acted: vec![true, true],
             rating: rated(&record.id, &[&a, &b], &[1, 2]),
+            caps: None,
         };
         store
             .append_action(&record.id, &end(100 + i64::from(n)), &result)
@@ -755,18 +773,35 @@ async fn tables_waiting_are_capped_per_creator_and_found_when_expired(store: &dy
     let (a, b) = (player(30), player(31));
     store.create_player(&a).await.unwrap();
     store.create_player(&b).await.unwrap();
+    let caps = |open, unfinished, house| PlayerCaps {
+        player_id: a.player.id.clone(),
+        open,
+        unfinished,
+        house,
+    };
+    let at = |kind, limit| Err(AtCap { kind, limit });
     let mut old = game(400, &a.player.id, Visibility::Public);
     old.created_at = 100;
-    assert!(store.create_game(&old, Some(2)).await.unwrap());
-    assert!(
+    let two_open = caps(2, 0, 0);
+    assert_eq!(
+        store.create_game(&old, &[], Some(&two_open)).await.unwrap(),
+        Ok(())
+    );
+    let second = game(401, &a.player.id, Visibility::Public);
+    assert_eq!(
         store
-            .create_game(&game(401, &a.player.id, Visibility::Public), Some(2))
+            .create_game(&second, &[], Some(&two_open))
             .await
-            .unwrap()
+            .unwrap(),
+        Ok(())
     );
     let third = game(402, &a.player.id, Visibility::Public);
-    assert!(
-        !store.create_game(&third, Some(2)).await.unwrap(),
+    assert_eq!(
+        store
+            .create_game(&third, &[], Some(&two_open))
+            .await
+            .unwrap(),
+        at(LimitKind::OpenGames, 2),
         "two waiting already"
     );
     assert_eq!(
@@ -774,7 +809,7 @@ async fn tables_waiting_are_capped_per_creator_and_found_when_expired(store: &dy
         None,
         "nothing written"
     );
-    // A table that started no longer counts.
+    // A table that started no longer counts as waiting.
     store
         .append_action(&old.id, &join(1, 0, &a), &effects(Status::Open))
         .await
@@ -783,13 +818,145 @@ async fn tables_waiting_are_capped_per_creator_and_found_when_expired(store: &dy
         .append_action(&old.id, &join(2, 1, &b), &effects(Status::Running))
         .await
         .unwrap();
-    assert!(store.create_game(&third, Some(2)).await.unwrap());
-    assert!(store.running_games().await.unwrap().contains(&old.id));
+    assert_eq!(
+        store
+            .create_game(&third, &[], Some(&two_open))
+            .await
+            .unwrap(),
+        Ok(())
+    );
+    assert!(store.clocked_games().await.unwrap().contains(&old.id));
     // Tables created before a time, oldest first: they have expired.
     let expired = store.expired_open_games(2_000 + 402, 10).await.unwrap();
-    assert!(expired.contains(&game(401, "", Visibility::Public).id));
+    assert!(expired.contains(&second.id));
     assert!(!expired.contains(&third.id) && !expired.contains(&old.id));
     assert!(store.expired_open_games(0, 10).await.unwrap().is_empty());
+
+    // Unfinished games, created or sat at: A has three (one running, two waiting).
+    let fourth = game(403, &a.player.id, Visibility::Public);
+    assert_eq!(
+        store
+            .create_game(&fourth, &[], Some(&caps(0, 3, 0)))
+            .await
+            .unwrap(),
+        at(LimitKind::UnfinishedGames, 3)
+    );
+    // Joining another's table counts the same, checked with the seat's write.
+    let bs = game(404, &b.player.id, Visibility::Public);
+    store.create_game(&bs, &[], None).await.unwrap().unwrap();
+    let capped = Effects {
+        caps: Some(caps(0, 3, 0)),
+        ..effects(Status::Open)
+    };
+    let refused = store.append_action(&bs.id, &join(1, 1, &a), &capped).await;
+    assert!(
+        matches!(
+            refused,
+            Err(StoreError::AtCap(AtCap {
+                kind: LimitKind::UnfinishedGames,
+                limit: 3
+            }))
+        ),
+        "{refused:?}"
+    );
+    assert!(
+        store
+            .load_game(&bs.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .actions
+            .is_empty()
+    );
+    // Joining a table it created adds no game.
+    let own = Effects {
+        caps: Some(caps(0, 3, 0)),
+        ..effects(Status::Open)
+    };
+    store
+        .append_action(&third.id, &join(1, 0, &a), &own)
+        .await
+        .unwrap();
+
+    // Tables with house bots, created with their bots seated in the same write.
+    let house_bot = |seq, seat: u8, id: &str| StoredAction {
+        seq,
+        action: Action::Join {
+            seat,
+            player: PlayerInfo {
+                id: id.into(),
+                display_name: "House".into(),
+                is_bot: true,
+            },
+        },
+        player_id: None,
+        idempotency_key: None,
+        at: 3_000,
+    };
+    let bots = [house_bot(1, 1, "b0550000-0000-4000-8000-000000000011")];
+    let with_bots = game(405, &b.player.id, Visibility::Public);
+    let b_house = PlayerCaps {
+        player_id: b.player.id.clone(),
+        open: 0,
+        unfinished: 0,
+        house: 1,
+    };
+    assert_eq!(
+        store
+            .create_game(&with_bots, &bots, Some(&b_house))
+            .await
+            .unwrap(),
+        Ok(())
+    );
+    let loaded = store.load_game(&with_bots.id).await.unwrap().unwrap();
+    assert_eq!(loaded.actions.len(), 1, "the bot sits from the start");
+    assert_eq!(
+        store
+            .create_game(
+                &game(406, &b.player.id, Visibility::Public),
+                &bots,
+                Some(&b_house)
+            )
+            .await
+            .unwrap(),
+        at(LimitKind::HouseGames, 1),
+        "one table with house bots already"
+    );
+    // A's first table with house bots may be joined; its second may not.
+    let house_join = Effects {
+        caps: Some(caps(0, 0, 1)),
+        ..effects(Status::Running)
+    };
+    store
+        .append_action(&with_bots.id, &join(2, 0, &a), &house_join)
+        .await
+        .unwrap();
+    let more = game(407, &b.player.id, Visibility::Public);
+    store
+        .create_game(&more, &bots, None)
+        .await
+        .unwrap()
+        .unwrap();
+    let refused = store
+        .append_action(
+            &more.id,
+            &join(2, 0, &a),
+            &Effects {
+                caps: Some(caps(0, 0, 1)),
+                ..effects(Status::Running)
+            },
+        )
+        .await;
+    assert!(
+        matches!(
+            refused,
+            Err(StoreError::AtCap(AtCap {
+                kind: LimitKind::HouseGames,
+                ..
+            }))
+        ),
+        "{refused:?}"
+    );
 }
 
 fn request(id: &str, who: &NewPlayer, parallel: u8) -> QueueEntry {
@@ -920,9 +1087,13 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
     // Under an earlier rules version: the version is stored and read back with the game.
     let mut record = game(1, &a.player.id, Visibility::Public);
     record.settings = record.settings.with_rules(theboss_engine::RulesVersion::V1);
-    store.create_game(&record, None).await.unwrap();
+    store
+        .create_game(&record, &[], None)
+        .await
+        .unwrap()
+        .unwrap();
     assert!(
-        !store.running_games().await.unwrap().contains(&record.id),
+        !store.clocked_games().await.unwrap().contains(&record.id),
         "not started"
     );
 
@@ -961,6 +1132,7 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
                 money: vec![7, 9],
                 acted: vec![false, true],
                 rating: None,
+                caps: None,
             },
         )
         .await
@@ -980,7 +1152,7 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
     assert_eq!(loaded.actions.len(), 3);
     assert_eq!(loaded.actions[0], join(1, 1, &a));
     assert_eq!(loaded.actions[2], turn);
-    assert!(!store.running_games().await.unwrap().contains(&record.id));
+    assert!(!store.clocked_games().await.unwrap().contains(&record.id));
     assert_eq!(store.load_game("missing").await.unwrap(), None);
     // In bulk: each game with its own result.
     let bulk = store
@@ -1030,7 +1202,11 @@ async fn a_seat_left_is_free_again(store: &dyn Store) {
     store.create_player(&a).await.unwrap();
     store.create_player(&b).await.unwrap();
     let record = game(140, &a.player.id, Visibility::Public);
-    store.create_game(&record, None).await.unwrap();
+    store
+        .create_game(&record, &[], None)
+        .await
+        .unwrap()
+        .unwrap();
     let leave = StoredAction {
         seq: 2,
         action: Action::Leave { seat: 0 },
@@ -1073,12 +1249,17 @@ async fn listing_filters_and_pages(store: &dyn Store) {
     store.create_player(&other).await.unwrap();
     for n in 100..105 {
         store
-            .create_game(&game(n, &owner.player.id, Visibility::Public), None)
+            .create_game(&game(n, &owner.player.id, Visibility::Public), &[], None)
             .await
+            .unwrap()
             .unwrap();
     }
     let hidden = game(105, &owner.player.id, Visibility::Unlisted);
-    store.create_game(&hidden, None).await.unwrap();
+    store
+        .create_game(&hidden, &[], None)
+        .await
+        .unwrap()
+        .unwrap();
     let mut query = GameQuery {
         statuses: vec![Status::Open],
         seated: None,
@@ -1115,7 +1296,7 @@ async fn listing_filters_and_pages(store: &dyn Store) {
     for (n, created_at) in [(110, 3_000), (111, 2_990), (112, 3_000), (113, 2_995)] {
         let mut late = game(n, &owner.player.id, Visibility::Public);
         late.created_at = created_at;
-        store.create_game(&late, None).await.unwrap();
+        store.create_game(&late, &[], None).await.unwrap().unwrap();
     }
     // Asked for with another status besides (each status is read on its own and merged).
     query.statuses = vec![Status::Running, Status::Open];

@@ -9,7 +9,7 @@ use super::{Actor, Committed, Role};
 use crate::domain::{Status, now_micros};
 use crate::game_error::GameError;
 use crate::rating;
-use crate::store::{Effects, RatingJob, StoreError, StoredAction};
+use crate::store::{Effects, PlayerCaps, RatingJob, StoreError, StoredAction};
 use crate::table::{Action, TableError};
 
 impl Actor {
@@ -21,6 +21,19 @@ impl Actor {
         player_id: Option<String>,
         idempotency_key: Option<String>,
     ) -> Result<usize, GameError> {
+        self.commit_within(action, player_id, idempotency_key, None)
+            .await
+    }
+
+    /// [`Self::commit`], for an action a player asks for that adds to what it holds: the
+    /// store checks `caps` with the write, and refuses it at a cap.
+    pub(super) async fn commit_within(
+        &mut self,
+        action: Action,
+        player_id: Option<String>,
+        idempotency_key: Option<String>,
+        caps: Option<PlayerCaps>,
+    ) -> Result<usize, GameError> {
         let mut next = (*self.log.latest().state).clone();
         let events = next.apply(&self.record, &action)?;
         let stored = StoredAction {
@@ -30,7 +43,10 @@ impl Actor {
             idempotency_key,
             at: now_micros(),
         };
-        let effects = self.effects(&next);
+        let effects = Effects {
+            caps,
+            ..self.effects(&next)
+        };
         if let Err(error) = self
             .store
             .append_action(&self.record.id, &stored, &effects)
@@ -42,6 +58,13 @@ impl Actor {
                     // another server. Catch up, and let the caller decide again from the new
                     // view.
                     self.catch_up().await;
+                }
+                StoreError::AtCap(at) => {
+                    return Err(GameError::Limit {
+                        kind: at.kind,
+                        subject: format!("player:{}", stored.player_id.unwrap_or_default()),
+                        limit: at.limit,
+                    });
                 }
                 StoreError::NotOwner { .. } => {
                     // Another replica runs the game now (this one's lease ran out, or it
@@ -96,6 +119,7 @@ impl Actor {
             },
             acted: next.acted.clone(),
             rating,
+            caps: None,
         }
     }
 

@@ -63,7 +63,11 @@ async fn game_with(
         seed_salt,
         seeded: false,
     };
-    store.create_game(&record, None).await.unwrap();
+    store
+        .create_game(&record, &[], None)
+        .await
+        .unwrap()
+        .unwrap();
     let game = spawn(
         StoredGame {
             record,

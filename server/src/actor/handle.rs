@@ -12,7 +12,7 @@ use super::Role;
 use super::steps::{Backlog, Batch, History};
 use crate::domain::{GameRecord, PlayerInfo};
 use crate::game_error::GameError;
-use crate::store::StoredAction;
+use crate::store::{PlayerCaps, StoredAction};
 
 /// An action the actor committed, for the seat that asked for it.
 #[derive(Debug, Clone)]
@@ -46,6 +46,8 @@ pub(super) enum Command {
     Join {
         player: PlayerInfo,
         seat: Option<Seat>,
+        /// A player's own request: what its seat is checked against.
+        caps: Option<PlayerCaps>,
         reply: oneshot::Sender<Result<JoinOutcome, GameError>>,
     },
     Leave {
@@ -136,6 +138,8 @@ impl GameHandle {
         rx.await.map_err(|_| GameError::Unavailable)
     }
 
+    /// Seats a player the server seats (a ladder's, a tournament's): no cap of the player's
+    /// is checked, the rules of those games bound them.
     pub async fn join(
         &self,
         player: PlayerInfo,
@@ -144,6 +148,24 @@ impl GameHandle {
         self.ask(|reply| Command::Join {
             player,
             seat,
+            caps: None,
+            reply,
+        })
+        .await?
+    }
+
+    /// Seats a player at its own request, within `caps` (the house cap counts only at a
+    /// table with house bots), checked in the store with the seat's write.
+    pub async fn join_within(
+        &self,
+        player: PlayerInfo,
+        seat: Option<Seat>,
+        caps: PlayerCaps,
+    ) -> Result<JoinOutcome, GameError> {
+        self.ask(|reply| Command::Join {
+            player,
+            seat,
+            caps: Some(caps),
             reply,
         })
         .await?

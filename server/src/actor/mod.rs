@@ -30,7 +30,7 @@ use crate::domain::{GameRecord, PlayerInfo, Status, now_micros};
 use crate::game_error::GameError;
 use crate::house::{self, HouseOptions, Thinkers};
 use crate::store::cluster::ClusterStore;
-use crate::store::{Store, StoreError, StoredAction, StoredGame};
+use crate::store::{PlayerCaps, Store, StoreError, StoredAction, StoredGame};
 use crate::table::{Action, TableError, TableEvent, TableState};
 use handle::Command;
 pub use handle::{Committed, GameHandle, JoinOutcome, Submit, Subscription};
@@ -231,9 +231,12 @@ impl Actor {
             let deadline = latest.deadline.filter(|_| owner).map(instant_of);
             let expiry = self.expires_at().filter(|_| owner).map(instant_of);
             // A game nobody plays now (finished, run by another replica, or waiting for
-            // players) is let go when nobody watches it; a call loads it again. While someone
-            // watches, look again later: the last watcher leaving sends no command.
-            let idle = latest.state.status != Status::Running || !owner;
+            // players), or a running game without a clock and with no house bot thinking, is
+            // let go when nobody watches it or acts in it for a while: nothing happens to it
+            // until a call, which loads it again. While someone watches, look again later:
+            // the last watcher leaving sends no command.
+            let waits_for_a_call = latest.deadline.is_none() && self.thinking.is_none();
+            let idle = latest.state.status != Status::Running || !owner || waits_for_a_call;
             let unload_at = idle.then(|| {
                 if self.updates.receiver_count() == 0 {
                     idle_since + self.options.idle_unload
@@ -281,9 +284,10 @@ impl Actor {
             Command::Join {
                 player,
                 seat,
+                caps,
                 reply,
             } => {
-                let _ = reply.send(self.join(player, seat).await);
+                let _ = reply.send(self.join(player, seat, caps).await);
             }
             Command::Leave { player_id, reply } => {
                 let _ = reply.send(self.leave(&player_id).await);
@@ -385,11 +389,19 @@ impl Actor {
         &mut self,
         player: PlayerInfo,
         seat: Option<Seat>,
+        caps: Option<PlayerCaps>,
     ) -> Result<JoinOutcome, GameError> {
         self.writable()?;
-        let seat = self.log.latest().state.seat_for(&player.id, seat)?;
+        let state = &self.log.latest().state;
+        let seat = state.seat_for(&player.id, seat)?;
+        let house_table = state.seats.iter().flatten().any(PlayerInfo::is_house_bot);
+        // A table's house bots count against the cap of games with house bots, others not.
+        let caps = caps.map(|caps| PlayerCaps {
+            house: if house_table { caps.house } else { 0 },
+            ..caps
+        });
         let player_id = player.id.clone();
-        self.commit(Action::Join { seat, player }, Some(player_id), None)
+        self.commit_within(Action::Join { seat, player }, Some(player_id), None, caps)
             .await?;
         Ok(JoinOutcome {
             seat,
@@ -410,6 +422,9 @@ impl Actor {
         };
         self.commit(action, Some(player_id.to_string()), None)
             .await?;
+        // What the resignation forces (its seat's turn, or the end of a game nobody plays
+        // any more) is done before the answer, so the caller sees the table it left.
+        self.play_forced().await;
         Ok(())
     }
 

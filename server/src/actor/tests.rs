@@ -22,7 +22,11 @@ async fn a_clock_that_ran_out_while_the_server_was_down_fires_on_restart() {
         seed_salt: None,
         seeded: false,
     };
-    store.create_game(&record, None).await.unwrap();
+    store
+        .create_game(&record, &[], None)
+        .await
+        .unwrap()
+        .unwrap();
     let actions: Vec<StoredAction> = players
         .iter()
         .enumerate()

@@ -456,7 +456,10 @@ mod tests {
         let games = Arc::new(Games::new(
             store.clone(),
             crate::actor::ActorOptions::default(),
-            10,
+            &crate::Limits {
+                open_games_per_player: 10,
+                ..crate::Limits::unlimited()
+            },
             None,
         ));
         let (stop, stopping) = watch::channel(false);

@@ -147,7 +147,8 @@ impl GameService {
         self.on_owner(&game_id, request, &metadata, |game| {
             let player = player.clone();
             async move {
-                let joined = game.join(player, seat).await?;
+                let caps = self.games.caps_of(&player.id);
+                let joined = game.join_within(player, seat, caps).await?;
                 Ok(v1::JoinGameResponse {
                     seat: u32::from(joined.seat),
                     started: joined.started,
@@ -167,7 +168,9 @@ impl GameService {
         self.on_owner(&game_id, request, &metadata, |game| {
             let player_id = player.id.clone();
             async move {
-                game.leave(player_id).await?;
+                game.leave(player_id.clone()).await?;
+                // Its place may be free again at once, whatever was cached.
+                self.games.uncap(&player_id);
                 Ok(v1::LeaveGameResponse {})
             }
         })

@@ -29,6 +29,7 @@ use crate::arranged::{
     AnswerRefused, ChallengeRecord, Policy, TournamentRecord, TournamentRefused, TournamentStatus,
 };
 use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, SetTable, Status};
+use crate::game_error::LimitKind;
 use crate::rating::{Rated, Rating};
 use crate::table::Action;
 
@@ -62,6 +63,31 @@ pub enum StoreError {
     /// This replica does not own the game (any more): another one runs it.
     #[error("game {game_id} is run by another replica")]
     NotOwner { game_id: String },
+    /// A player's new seat would pass one of its caps (`PlayerCaps`): nothing was written.
+    #[error("{0}")]
+    AtCap(AtCap),
+}
+
+/// What a player may hold, checked in the store at once with the write that would add to it
+/// (the player's row locked, so that its calls at once on other games or replicas wait for
+/// each other's counts); 0 turns a cap off.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PlayerCaps {
+    pub player_id: String,
+    /// Games it created that have not started (checked when it creates one).
+    pub open: u32,
+    /// Games it created or sits at that have not ended.
+    pub unfinished: u32,
+    /// Of those, games with house bots (checked for a game with house bots only).
+    pub house: u32,
+}
+
+/// The cap a new game or seat would pass: nothing was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("at most {limit} {}", kind.what())]
+pub struct AtCap {
+    pub kind: LimitKind,
+    pub limit: u32,
 }
 
 /// A new player, with the hash of its token.
@@ -98,6 +124,9 @@ pub struct Effects {
     pub acted: Vec<bool>,
     /// What the action's end of a ladder game rates, done in the action's transaction.
     pub rating: Option<RatingJob>,
+    /// A player taking a seat by its own request: the caps its seat is checked against, in
+    /// the action's transaction.
+    pub caps: Option<PlayerCaps>,
 }
 
 /// What a ladder game's end asks the store to rate, with the players' rating rows locked so
@@ -237,13 +266,15 @@ pub trait PlayerStore: Send + Sync + 'static {
 /// Games and their action logs.
 #[async_trait]
 pub trait GameStore: Send + Sync + 'static {
-    /// Records a new game. With `max_open`, only if its creator has fewer than that many
-    /// games that have not started (checked and written at once); returns whether it did.
+    /// Records a new game with its first actions (`seated`: the joins of the seats it is
+    /// created with, its house bots'), all at once. With `caps`, only if its creator stays
+    /// within them, checked and written at once.
     async fn create_game(
         &self,
         game: &GameRecord,
-        max_open: Option<u32>,
-    ) -> Result<bool, StoreError>;
+        seated: &[StoredAction],
+        caps: Option<&PlayerCaps>,
+    ) -> Result<Result<(), AtCap>, StoreError>;
 
     /// Commits one action and its effects atomically. Fails with
     /// [`StoreError::Conflict`] if `action.seq` is already taken.
@@ -268,8 +299,10 @@ pub trait GameStore: Send + Sync + 'static {
     /// winners and money after its last action; ratings are not imported.
     async fn import_games(&self, games: &[(StoredGame, Effects)]) -> Result<(), StoreError>;
 
-    /// Ids of the games being played (started, not over), oldest first.
-    async fn running_games(&self) -> Result<Vec<String>, StoreError>;
+    /// Ids of the games being played (started, not over) whose turn clock runs, oldest
+    /// first: a restart loads them at once, so that their clocks fire on time. The others
+    /// wait for a call (they load on demand).
+    async fn clocked_games(&self) -> Result<Vec<String>, StoreError>;
 
     /// A player's finished games (ids, and when they finished, in micros), newest first:
     /// those that finished within `[window.0, window.1)` and before `cursor` (a previous

@@ -11,9 +11,9 @@ use tracing::Instrument;
 
 use super::cluster::{ClusterStore, Leadership, Notification, Ownership, Renewal, Replica};
 use super::{
-    ArrangedStore, ArrangedTable, ChallengeRefused, Effects, Enqueued, GamePage, GameQuery,
-    GameStore, LadderSeat, LadderStore, LeaderboardRow, NewPlayer, PlayerRatings, PlayerStore,
-    RatingStore, SeriesRecord, StoreError, StoredAction, StoredGame,
+    ArrangedStore, ArrangedTable, AtCap, ChallengeRefused, Effects, Enqueued, GamePage, GameQuery,
+    GameStore, LadderSeat, LadderStore, LeaderboardRow, NewPlayer, PlayerCaps, PlayerRatings,
+    PlayerStore, RatingStore, SeriesRecord, StoreError, StoredAction, StoredGame,
 };
 use crate::arranged::{
     AnswerRefused, ChallengeRecord, Policy, TournamentRecord, TournamentRefused, TournamentStatus,
@@ -75,9 +75,10 @@ impl<S: GameStore> GameStore for Traced<S> {
     async fn create_game(
         &self,
         game: &GameRecord,
-        max_open: Option<u32>,
-    ) -> Result<bool, StoreError> {
-        traced!("create_game", self.0.create_game(game, max_open), game = %game.id).await
+        seated: &[StoredAction],
+        caps: Option<&PlayerCaps>,
+    ) -> Result<Result<(), AtCap>, StoreError> {
+        traced!("create_game", self.0.create_game(game, seated, caps), game = %game.id).await
     }
 
     async fn append_action(
@@ -120,8 +121,8 @@ impl<S: GameStore> GameStore for Traced<S> {
         .await
     }
 
-    async fn running_games(&self) -> Result<Vec<String>, StoreError> {
-        traced!("running_games", self.0.running_games()).await
+    async fn clocked_games(&self) -> Result<Vec<String>, StoreError> {
+        traced!("clocked_games", self.0.clocked_games()).await
     }
 
     async fn finished_games_of(

@@ -135,7 +135,13 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
         ("SEATS_OVER", games::SEATS_OVER, "'g500', 500"),
         ("DELETE_SEAT", games::DELETE_SEAT, "'g499', 1"),
         ("ACTIONS_OF_GAME", games::ACTIONS_OF_GAME, "'g500'"),
-        ("RUNNING_GAMES", games::RUNNING_GAMES, ""),
+        ("CLOCKED_GAMES", games::CLOCKED_GAMES, ""),
+        (
+            "UNFINISHED_GAMES_OF",
+            games::UNFINISHED_GAMES_OF,
+            "'p77', 'g500'",
+        ),
+        ("HOUSE_GAMES_OF", games::HOUSE_GAMES_OF, "'p77', 'g500'"),
         (
             "EXPIRED_OPEN_GAMES",
             games::EXPIRED_OPEN_GAMES,

@@ -15,10 +15,11 @@ use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, QueryBuil
 use super::rows::{self, ActionRow, GameColumns, SeatRow};
 use super::{Backend, SqlStore, listing};
 use crate::domain::{GameRecord, Status};
+use crate::game_error::LimitKind;
 use crate::store::group::{Append, Seating};
 use crate::store::{
-    Effects, GameCursor, GameListing, GamePage, GameQuery, GameStore, StoreError, StoredAction,
-    StoredGame,
+    AtCap, Effects, GameCursor, GameListing, GamePage, GameQuery, GameStore, PlayerCaps,
+    StoreError, StoredAction, StoredGame,
 };
 use crate::table::Action;
 
@@ -29,6 +30,22 @@ pub(in crate::store) const INSERT_GAME: &str = "INSERT INTO games (id, players, 
 /// By the partial index `games_open_by_creator`.
 pub(in crate::store) const OPEN_GAMES_OF: &str =
     "SELECT COUNT(*) FROM games WHERE created_by = $1 AND status = 'open'";
+/// The games a player created or sits at that have not ended, but `$2`: by the partial
+/// indexes `games_unfinished_by_creator` and `seats_live_by_player`.
+pub(in crate::store) const UNFINISHED_GAMES_OF: &str = "SELECT COUNT(*) FROM (\
+     SELECT id AS game_id FROM games \
+     WHERE created_by = $1 AND status IN ('open', 'running') AND id <> $2 \
+     UNION SELECT game_id FROM seats WHERE player_id = $1 AND NOT game_over AND game_id <> $2\
+     ) AS mine";
+/// Of those, the games with a house bot seated, each looked up by the primary key of
+/// `seats` (four rows at most): a subquery per game, which no planner turns into a join
+/// that would read `seats` whole.
+pub(in crate::store) const HOUSE_GAMES_OF: &str = "SELECT COUNT(*) FROM (\
+     SELECT id AS game_id FROM games \
+     WHERE created_by = $1 AND status IN ('open', 'running') AND id <> $2 \
+     UNION SELECT game_id FROM seats WHERE player_id = $1 AND NOT game_over AND game_id <> $2\
+     ) AS mine WHERE (SELECT COUNT(*) FROM seats h WHERE h.game_id = mine.game_id \
+     AND h.player_id LIKE 'b0550000-0000-4000-8000-0000000000%') > 0";
 pub(in crate::store) const INSERT_ACTION: &str = "INSERT INTO actions \
      (game_id, seq, player_id, idempotency_key, format, payload, at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7)";
@@ -53,9 +70,9 @@ pub(in crate::store) const FINISHED_GAMES_OF: &str = "SELECT game_id, finished_a
 /// By the primary key (game_id, seq).
 pub(in crate::store) const ACTIONS_OF_GAME: &str = "SELECT seq, player_id, idempotency_key, format, payload, at \
      FROM actions WHERE game_id = $1 ORDER BY seq";
-/// By the partial index `games_running`.
-pub(in crate::store) const RUNNING_GAMES: &str =
-    "SELECT id FROM games WHERE status = 'running' ORDER BY ord";
+/// By the partial index `games_running_clocked`.
+pub(in crate::store) const CLOCKED_GAMES: &str =
+    "SELECT id FROM games WHERE status = 'running' AND turn_time_limit > 0 ORDER BY ord";
 /// By the partial index `games_open_by_age`.
 pub(in crate::store) const EXPIRED_OPEN_GAMES: &str = "SELECT id FROM games WHERE status = 'open' AND created_at < $1 \
      ORDER BY created_at LIMIT $2";
@@ -84,42 +101,52 @@ where
     async fn create_game(
         &self,
         game: &GameRecord,
-        max_open: Option<u32>,
-    ) -> Result<bool, StoreError> {
-        let Some(max_open) = max_open else {
-            insert_game(&self.pool, game, self.owner_id()).await?;
-            return Ok(true);
-        };
-        let open_games = |db| async move {
-            let (open,): (i64,) = sqlx::query_as(OPEN_GAMES_OF)
-                .bind(game.created_by.as_str())
-                .fetch_one(db)
-                .await?;
-            Ok::<_, StoreError>(open >= i64::from(max_open))
-        };
-        // Read first, without a lock: a creation refused (the common case under a flood)
-        // costs a read, never the write lock the games' commits need.
-        if open_games(&self.pool).await? {
-            return Ok(false);
+        seated: &[StoredAction],
+        caps: Option<&PlayerCaps>,
+    ) -> Result<Result<(), AtCap>, StoreError> {
+        if let Some(caps) = caps {
+            // Read first, without a lock: a creation refused (the common case under a flood)
+            // costs a read, never the write lock the games' commits need.
+            let mut conn = self.pool.acquire().await?;
+            if let Some(at_cap) = at_cap::<DB>(&mut conn, caps, &game.id, true).await? {
+                return Ok(Err(at_cap));
+            }
         }
         let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
-        // The creator's row, locked: its concurrent creations wait for this one's count.
-        let locked =
-            sqlx::AssertSqlSafe(format!("{}{}", super::players::PLAYER_BY_ID, DB::LOCK_ROW));
-        let _creator: Option<rows::PlayerRow> = sqlx::query_as(locked)
-            .bind(game.created_by.as_str())
-            .fetch_optional(&mut *tx)
-            .await?;
-        let (open,): (i64,) = sqlx::query_as(OPEN_GAMES_OF)
-            .bind(game.created_by.as_str())
-            .fetch_one(&mut *tx)
-            .await?;
-        if open >= i64::from(max_open) {
-            return Ok(false);
+        if let Some(caps) = caps {
+            // The creator's row, locked: its creations and joins at once wait for this count.
+            lock_player::<DB>(&mut tx, &caps.player_id).await?;
+            if let Some(at_cap) = at_cap::<DB>(&mut tx, caps, &game.id, true).await? {
+                return Ok(Err(at_cap));
+            }
         }
         insert_game(&mut *tx, game, self.owner_id()).await?;
+        for action in seated {
+            let (format, payload) = rows::action_payload(&action.action);
+            sqlx::query(INSERT_ACTION)
+                .bind(game.id.as_str())
+                .bind(
+                    i64::try_from(action.seq)
+                        .map_err(|_| rows::corrupt(format!("action seq {}", action.seq)))?,
+                )
+                .bind(action.player_id.as_deref())
+                .bind(action.idempotency_key.as_deref())
+                .bind(format)
+                .bind(payload.as_str())
+                .bind(action.at)
+                .execute(&mut *tx)
+                .await?;
+            if let Action::Join { seat, player } = &action.action {
+                sqlx::query(INSERT_SEAT)
+                    .bind(game.id.as_str())
+                    .bind(i64::from(*seat))
+                    .bind(player.id.as_str())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
         tx.commit().await?;
-        Ok(true)
+        Ok(Ok(()))
     }
 
     async fn append_action(
@@ -152,7 +179,9 @@ where
             }),
             _ => Some(Seating::Unchanged),
         };
-        if let Some(seating) = seating.filter(|_| effects.rating.is_none()) {
+        if let Some(seating) =
+            seating.filter(|_| effects.rating.is_none() && effects.caps.is_none())
+        {
             return self
                 .group
                 .append(Append {
@@ -182,6 +211,12 @@ where
                 return Err(StoreError::NotOwner {
                     game_id: game_id.to_string(),
                 });
+            }
+        }
+        if let Some(caps) = &effects.caps {
+            lock_player::<DB>(&mut tx, &caps.player_id).await?;
+            if let Some(at_cap) = at_cap::<DB>(&mut tx, caps, game_id, false).await? {
+                return Err(StoreError::AtCap(at_cap));
             }
         }
         let inserted = sqlx::query(INSERT_ACTION)
@@ -417,8 +452,8 @@ where
             .await?)
     }
 
-    async fn running_games(&self) -> Result<Vec<String>, StoreError> {
-        let ids: Vec<(String,)> = sqlx::query_as(RUNNING_GAMES).fetch_all(&self.pool).await?;
+    async fn clocked_games(&self) -> Result<Vec<String>, StoreError> {
+        let ids: Vec<(String,)> = sqlx::query_as(CLOCKED_GAMES).fetch_all(&self.pool).await?;
         Ok(ids.into_iter().map(|(id,)| id).collect())
     }
 
@@ -476,6 +511,80 @@ where
 }
 
 /// Records a new game (owned by replica `owner`, if this store is one of several).
+/// Locks a player's row until the transaction ends: its calls that add games or seats wait
+/// for each other's counts.
+async fn lock_player<DB>(
+    tx: &mut sqlx::Transaction<'_, DB>,
+    player_id: &str,
+) -> Result<(), StoreError>
+where
+    DB: Backend,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    DB::Arguments: IntoArguments<DB>,
+    usize: ColumnIndex<DB::Row>,
+    for<'q> &'q str: Type<DB> + Encode<'q, DB>,
+    String: Type<DB> + for<'r> Decode<'r, DB>,
+{
+    let locked = sqlx::AssertSqlSafe(format!(
+        "SELECT id FROM players WHERE id = $1{}",
+        DB::LOCK_ROW
+    ));
+    let _: Option<(String,)> = sqlx::query_as(locked)
+        .bind(player_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// The first cap of `caps` that one more game (`game_id`, new if `creating`) would pass.
+async fn at_cap<DB>(
+    db: &mut DB::Connection,
+    caps: &PlayerCaps,
+    game_id: &str,
+    creating: bool,
+) -> Result<Option<AtCap>, StoreError>
+where
+    DB: Backend,
+    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
+    DB::Arguments: IntoArguments<DB>,
+    usize: ColumnIndex<DB::Row>,
+    for<'q> &'q str: Type<DB> + Encode<'q, DB>,
+    i64: Type<DB> + for<'r> Decode<'r, DB>,
+{
+    let player = caps.player_id.as_str();
+    let at = |kind, limit| Some(AtCap { kind, limit });
+    if creating && caps.open > 0 {
+        let (n,): (i64,) = sqlx::query_as(OPEN_GAMES_OF)
+            .bind(player)
+            .fetch_one(&mut *db)
+            .await?;
+        if n >= i64::from(caps.open) {
+            return Ok(at(LimitKind::OpenGames, caps.open));
+        }
+    }
+    for (sql, cap, kind) in [
+        (
+            UNFINISHED_GAMES_OF,
+            caps.unfinished,
+            LimitKind::UnfinishedGames,
+        ),
+        (HOUSE_GAMES_OF, caps.house, LimitKind::HouseGames),
+    ] {
+        if cap == 0 {
+            continue;
+        }
+        let (n,): (i64,) = sqlx::query_as(sql)
+            .bind(player)
+            .bind(game_id)
+            .fetch_one(&mut *db)
+            .await?;
+        if n >= i64::from(cap) {
+            return Ok(at(kind, cap));
+        }
+    }
+    Ok(None)
+}
+
 async fn insert_game<'c, DB, E>(
     db: E,
     game: &GameRecord,

@@ -12,7 +12,7 @@ use crate::store::sql::{arranged, games, ladder, listing, players, ratings};
 
 /// Tables that grow with the service's history, by the names and aliases the statements
 /// give them (SQLite's plans name the alias).
-const HISTORY: [(&str, &str); 19] = [
+const HISTORY: [(&str, &str); 20] = [
     ("games", "games"),
     ("g", "games"),
     ("players", "players"),
@@ -21,6 +21,7 @@ const HISTORY: [(&str, &str); 19] = [
     ("seats", "seats"),
     ("s", "seats"),
     ("own", "seats"),
+    ("h", "seats"),
     ("series", "series"),
     ("ratings", "ratings"),
     ("rating_history", "rating_history"),
@@ -52,7 +53,9 @@ fn statements() -> Vec<(&'static str, String)> {
         ("SEATS_OVER", games::SEATS_OVER),
         ("DELETE_SEAT", games::DELETE_SEAT),
         ("ACTIONS_OF_GAME", games::ACTIONS_OF_GAME),
-        ("RUNNING_GAMES", games::RUNNING_GAMES),
+        ("CLOCKED_GAMES", games::CLOCKED_GAMES),
+        ("UNFINISHED_GAMES_OF", games::UNFINISHED_GAMES_OF),
+        ("HOUSE_GAMES_OF", games::HOUSE_GAMES_OF),
         ("EXPIRED_OPEN_GAMES", games::EXPIRED_OPEN_GAMES),
         ("SET_PROGRESS", games::SET_PROGRESS),
         ("WAITING_OF", ladder::WAITING_OF),
