@@ -106,6 +106,16 @@ pub struct SeatRecord {
     pub is_bot: bool,
 }
 
+/// A player who gave its seat up: before the start, or by resigning a running game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftRecord {
+    #[serde(flatten)]
+    pub player: SeatRecord,
+    /// It resigned a running game (its seat forfeited); absent (false) before the start.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resigned: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnRecord {
     /// The sequence number of the turn's event.
@@ -153,7 +163,7 @@ pub struct EventRecord {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum EventKind {
     PlayerJoined(SeatRecord),
-    PlayerLeft(SeatRecord),
+    PlayerLeft(LeftRecord),
     GameStarted {
         players: u8,
         cities: Vec<CityName>,
@@ -497,7 +507,10 @@ fn event(e: &v1::GameEvent) -> Result<Option<EventKind>, RecordError> {
     };
     Ok(Some(match kind {
         Kind::PlayerJoined(j) => EventKind::PlayerJoined(seat_player(j.player.as_ref())?),
-        Kind::PlayerLeft(l) => EventKind::PlayerLeft(seat_player(l.player.as_ref())?),
+        Kind::PlayerLeft(l) => EventKind::PlayerLeft(LeftRecord {
+            player: seat_player(l.player.as_ref())?,
+            resigned: l.resigned,
+        }),
         Kind::GameStarted(g) => EventKind::GameStarted {
             players: small(g.players, "players")?,
             cities: cities(&g.cities, "cities")?,

@@ -313,6 +313,9 @@ pub fn event_text(event: &v1::GameEvent, names: &[String], p: Painter) -> Option
             let who = j.player.as_ref()?;
             format!("{} sits down at seat {}", who.display_name, who.seat)
         }
+        Kind::PlayerLeft(l) if l.resigned => {
+            format!("{} resigns", l.player.as_ref()?.display_name)
+        }
         Kind::PlayerLeft(l) => format!("{} leaves", l.player.as_ref()?.display_name),
         Kind::GameStarted(g) => format!("The game starts with {} players", g.players),
         Kind::RoundStarted(r) => format!(

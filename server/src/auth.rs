@@ -63,6 +63,31 @@ pub fn bearer(metadata: &MetadataMap) -> Result<&str, ApiError> {
         ))
 }
 
+/// Who calls an RPC that anyone may call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Caller {
+    Player(PlayerInfo),
+    /// No `authorization` metadata: a spectator nobody knows.
+    Anonymous,
+}
+
+impl Caller {
+    /// The player's id; empty for nobody, which no seat and no creator has.
+    pub fn id(&self) -> &str {
+        match self {
+            Caller::Player(player) => &player.id,
+            Caller::Anonymous => "",
+        }
+    }
+
+    pub fn player(&self) -> Option<&PlayerInfo> {
+        match self {
+            Caller::Player(player) => Some(player),
+            Caller::Anonymous => None,
+        }
+    }
+}
+
 /// Tokens remembered at most: every player who ever registered must not stay in memory
 /// (a ladder or a load generator registers players without end).
 const KNOWN_TOKENS: usize = 100_000;
@@ -184,6 +209,17 @@ impl Authenticator {
         };
         paused(noted(request, self.quotas.player_call(&player.id))).await?;
         Ok(player)
+    }
+
+    /// Who makes a call that anyone may make (reading what a spectator may see): a player, if
+    /// the call carries a token (checked as [`Self::caller`] checks it: a wrong token is
+    /// refused, never taken for nobody), or nobody signed in, charged to its address.
+    pub async fn viewer<T>(&self, request: &Request<T>) -> Result<Caller, ApiError> {
+        if request.metadata().get("authorization").is_some() {
+            return self.caller(request).await.map(Caller::Player);
+        }
+        paused(noted(request, self.quotas.anonymous_call(peer(request)))).await?;
+        Ok(Caller::Anonymous)
     }
 
     /// Waits until the player's call quota allows one more unit of work, and charges it

@@ -96,6 +96,13 @@ pub struct Config {
     /// Calls with a bad token one address may make at once.
     #[arg(long, default_value_t = crate::quota::QuotaOptions::default().unknown_token_burst)]
     pub quota_unknown_token_burst: u32,
+    /// Calls a second one address may make without a token, as an anonymous spectator (0: no
+    /// limit).
+    #[arg(long, default_value_t = crate::quota::QuotaOptions::default().anonymous_calls_per_sec)]
+    pub quota_anonymous_calls_per_sec: u32,
+    /// Anonymous calls one address may make at once before the per-second rate applies.
+    #[arg(long, default_value_t = crate::quota::QuotaOptions::default().anonymous_call_burst)]
+    pub quota_anonymous_call_burst: u32,
     /// Challenges a minute each player may make (0: no limit).
     #[arg(long, default_value_t = crate::quota::QuotaOptions::default().challenges_per_min)]
     pub quota_challenges_per_min: u32,
@@ -167,6 +174,8 @@ impl Config {
                 registration_burst: self.quota_registration_burst,
                 unknown_tokens_per_min: self.quota_unknown_tokens_per_min,
                 unknown_token_burst: self.quota_unknown_token_burst,
+                anonymous_calls_per_sec: self.quota_anonymous_calls_per_sec,
+                anonymous_call_burst: self.quota_anonymous_call_burst,
                 challenges_per_min: self.quota_challenges_per_min,
                 challenge_burst: self.quota_challenge_burst,
             },

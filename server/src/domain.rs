@@ -100,6 +100,16 @@ pub struct PlayerInfo {
     pub is_bot: bool,
 }
 
+/// What every house bot's id starts with (migration `0011_house_bots`; `house` numbers them).
+pub const HOUSE_BOT_ID_PREFIX: &str = "b0550000-0000-4000-8000-0000000000";
+
+impl PlayerInfo {
+    /// A seat the server plays itself (`house`): nobody can sign in as one.
+    pub fn is_house_bot(&self) -> bool {
+        self.id.starts_with(HOUSE_BOT_ID_PREFIX)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Status {
     #[default]

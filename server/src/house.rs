@@ -21,7 +21,7 @@ use theboss_bots::ismcts::{Budget, Ismcts};
 use theboss_engine::{Game, Seat, Turn, View, Viewer};
 use tokio::sync::Semaphore;
 
-use crate::domain::PlayerInfo;
+use crate::domain::{HOUSE_BOT_ID_PREFIX, PlayerInfo};
 
 /// House bots of one strategy that one table can seat (a table has at most 4 seats, one of
 /// them a person's).
@@ -61,10 +61,7 @@ fn kind_digit(kind: StrategyKind) -> u8 {
 /// The house bot `index` (1..=[`PER_KIND`]) of a strategy, as the migration stored it.
 pub fn player(kind: StrategyKind, index: u8) -> PlayerInfo {
     PlayerInfo {
-        id: format!(
-            "b0550000-0000-4000-8000-0000000000{}{index}",
-            kind_digit(kind)
-        ),
+        id: format!("{HOUSE_BOT_ID_PREFIX}{}{index}", kind_digit(kind)),
         display_name: format!("House {} {index}", kind.name()),
         is_bot: true,
     }
@@ -72,7 +69,7 @@ pub fn player(kind: StrategyKind, index: u8) -> PlayerInfo {
 
 /// The strategy a player plays if it is a house bot.
 pub fn kind_of(player_id: &str) -> Option<StrategyKind> {
-    let suffix = player_id.strip_prefix("b0550000-0000-4000-8000-0000000000")?;
+    let suffix = player_id.strip_prefix(HOUSE_BOT_ID_PREFIX)?;
     let (kind, index) = suffix.split_at_checked(1)?;
     let index: u8 = index.parse().ok()?;
     if !(1..=PER_KIND).contains(&index) {

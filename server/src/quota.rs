@@ -104,6 +104,10 @@ pub struct QuotaOptions {
     pub unknown_tokens_per_min: u32,
     /// Such calls one address may make at once.
     pub unknown_token_burst: u32,
+    /// Calls a second from one address without a token (anonymous spectators).
+    pub anonymous_calls_per_sec: u32,
+    /// Such calls one address may make at once.
+    pub anonymous_call_burst: u32,
     /// Challenges a minute each player may make.
     pub challenges_per_min: u32,
     /// Challenges a player may make at once.
@@ -122,6 +126,8 @@ impl Default for QuotaOptions {
             registration_burst: 100,
             unknown_tokens_per_min: 60,
             unknown_token_burst: 100,
+            anonymous_calls_per_sec: 10,
+            anonymous_call_burst: 50,
             challenges_per_min: 20,
             challenge_burst: 5,
         }
@@ -138,6 +144,8 @@ impl QuotaOptions {
             registration_burst: 0,
             unknown_tokens_per_min: 0,
             unknown_token_burst: 0,
+            anonymous_calls_per_sec: 0,
+            anonymous_call_burst: 0,
             challenges_per_min: 0,
             challenge_burst: 0,
         }
@@ -152,6 +160,7 @@ pub const CALLS_PER_PLAYER: &str = "calls per player";
 pub const REGISTRATIONS_PER_ADDRESS: &str = "registrations per address";
 pub const UNKNOWN_TOKENS_PER_ADDRESS: &str = "calls with an unknown token per address";
 pub const CHALLENGES_PER_PLAYER: &str = "challenges per player";
+pub const ANONYMOUS_CALLS_PER_ADDRESS: &str = "anonymous calls per address";
 
 pub struct Quotas {
     players: Option<Limiter<String>>,
@@ -159,6 +168,7 @@ pub struct Quotas {
     unknown_token_quota: Option<Quota>,
     registrations: Option<Limiter<IpAddr>>,
     unknown_tokens: Option<Limiter<IpAddr>>,
+    anonymous: Option<Limiter<IpAddr>>,
     challenges: Option<Limiter<String>>,
     /// Addresses over their unknown-token quota, and until when: they get no token lookup.
     blocked: Mutex<HashMap<IpAddr, Instant>>,
@@ -190,6 +200,12 @@ impl Quotas {
                 .map(limiter),
             unknown_tokens: per_minute(options.unknown_tokens_per_min, options.unknown_token_burst)
                 .map(limiter),
+            anonymous: NonZeroU32::new(options.anonymous_calls_per_sec).map(|rate| {
+                limiter(quota(
+                    Quota::per_second(rate),
+                    options.anonymous_call_burst,
+                ))
+            }),
             challenges: per_minute(options.challenges_per_min, options.challenge_burst)
                 .map(limiter),
             blocked: Mutex::default(),
@@ -250,6 +266,12 @@ impl Quotas {
         charge(self.registrations.as_ref(), peer, REGISTRATIONS_PER_ADDRESS)
     }
 
+    /// One call from `peer` without a token (an anonymous spectator's).
+    pub fn anonymous_call(&self, peer: Option<IpAddr>) -> Result<Option<Budget>, Throttled> {
+        self.sweep();
+        charge(self.anonymous.as_ref(), peer, ANONYMOUS_CALLS_PER_ADDRESS)
+    }
+
     /// Before the store is asked about a token from `peer`: refused while the address is over
     /// its unknown-token quota.
     pub fn may_look_up(&self, peer: Option<IpAddr>) -> Result<(), Throttled> {
@@ -298,7 +320,12 @@ impl Quotas {
                 limiter.retain_recent();
                 limiter.shrink_to_fit();
             }
-            for limiter in self.registrations.iter().chain(self.unknown_tokens.iter()) {
+            for limiter in self
+                .registrations
+                .iter()
+                .chain(self.unknown_tokens.iter())
+                .chain(self.anonymous.iter())
+            {
                 limiter.retain_recent();
                 limiter.shrink_to_fit();
             }

@@ -27,6 +27,10 @@ pub enum Action {
     Leave {
         seat: Seat,
     },
+    /// A seated player gave a running game up: its seat is forfeited.
+    Resign {
+        seat: Seat,
+    },
     Turn {
         seat: Seat,
         turn: Turn,
@@ -46,6 +50,10 @@ pub enum TableEvent {
         player: PlayerInfo,
     },
     Left {
+        seat: Seat,
+        player: PlayerInfo,
+    },
+    Resigned {
         seat: Seat,
         player: PlayerInfo,
     },
@@ -196,17 +204,27 @@ impl TableState {
         legal.cards.first().copied().map(Turn::play)
     }
 
-    /// What the server plays by itself at once, without waiting for a clock: the turn of a
-    /// seat that forfeited, or the abort of a game every seat forfeited.
+    /// Whether nobody plays any more: every seat forfeited but the house bots' (which the
+    /// server plays for nobody once every person and remote bot has gone).
+    pub fn abandoned(&self) -> bool {
+        self.status == Status::Running
+            && self.forfeited.iter().any(|f| *f)
+            && self.seats.iter().zip(&self.forfeited).all(|(player, forfeited)| {
+                *forfeited || player.as_ref().is_some_and(PlayerInfo::is_house_bot)
+            })
+    }
+
+    /// What the server plays by itself at once, without waiting for a clock: the abort of a
+    /// game nobody plays any more ([`Self::abandoned`]), or the turn of a seat that forfeited.
     pub fn forced_action(&self) -> Option<Action> {
-        let seat = self.to_move()?;
-        if !self.forfeited[usize::from(seat)] {
-            return None;
-        }
-        if self.forfeited.iter().all(|f| *f) {
+        if self.abandoned() {
             return Some(Action::Abort {
                 reason: "nobody is playing: every seat forfeited".into(),
             });
+        }
+        let seat = self.to_move()?;
+        if !self.forfeited[usize::from(seat)] {
+            return None;
         }
         self.timeout_action()
     }
@@ -266,6 +284,27 @@ impl TableState {
                     .and_then(Option::take)
                     .ok_or(TableError::NotSeated)?;
                 Ok(vec![TableEvent::Left {
+                    seat: *seat,
+                    player,
+                }])
+            }
+            Action::Resign { seat } => {
+                if self.status != Status::Running {
+                    return Err(if self.status == Status::Open {
+                        TableError::NotRunning
+                    } else {
+                        TableError::Rule(RuleError::GameOver)
+                    });
+                }
+                let i = usize::from(*seat);
+                let player = self
+                    .seats
+                    .get(i)
+                    .cloned()
+                    .flatten()
+                    .ok_or(TableError::NotSeated)?;
+                self.forfeited[i] = true;
+                Ok(vec![TableEvent::Resigned {
                     seat: *seat,
                     player,
                 }])

@@ -324,6 +324,11 @@ pub fn table_event_to_wire(event: &TableEvent) -> v1::GameEvent {
         }),
         TableEvent::Left { seat, player } => Kind::PlayerLeft(v1::PlayerLeft {
             player: Some(player_to_wire(*seat, player)),
+            resigned: false,
+        }),
+        TableEvent::Resigned { seat, player } => Kind::PlayerLeft(v1::PlayerLeft {
+            player: Some(player_to_wire(*seat, player)),
+            resigned: true,
         }),
         TableEvent::Game { event, by_timeout } => {
             let mut wire = event_to_wire(&event.event);

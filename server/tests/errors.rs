@@ -26,7 +26,23 @@ async fn credentials_are_required_and_checked() {
     let server = TestServer::sqlite().await;
     let mut client = v1::game_service_client::GameServiceClient::new(server.channel().await);
     let list = || v1::ListGamesRequest::default();
-    assert_code(client.list_games(list()).await, Code::Unauthenticated);
+    // Reading what anyone may see needs no token; anything of one's own does.
+    assert_code(
+        client
+            .create_game(v1::CreateGameRequest {
+                settings: Some(settings(2)),
+                ..Default::default()
+            })
+            .await,
+        Code::Unauthenticated,
+    );
+    let mine = v1::ListGamesRequest {
+        mine: true,
+        ..Default::default()
+    };
+    assert_code(client.list_games(mine).await, Code::Unauthenticated);
+    client.list_games(list()).await.expect("an anonymous listing");
+    // A token that is there but wrong is never taken for nobody.
     let mut wrong = tonic::Request::new(list());
     wrong
         .metadata_mut()

@@ -748,3 +748,60 @@ async fn a_finished_games_seed_matches_the_commitment_its_views_showed() {
     );
     server.stop().await;
 }
+
+/// Resigning: LeaveGame in a running game forfeits the seat; the server plays it to the end,
+/// everyone hears it, and resigning again changes nothing.
+#[tokio::test]
+async fn a_player_who_resigns_is_played_for_until_the_end() {
+    let server = TestServer::sqlite().await;
+    let (game_id, players) = seated_game(&server, 3, 11).await;
+    let mut rng = GameRng::from_seed(11);
+    for _ in 0..4 {
+        play_one(&game_id, &players, &mut rng).await;
+    }
+    let watching = collect(&players[0], &game_id, Some(view(&players[0], &game_id).await.seq));
+    players[1].leave(&game_id).await.expect("resign");
+    players[1].leave(&game_id).await.expect("resigning again changes nothing");
+    let seen = view(&players[0], &game_id).await;
+    assert!(seen.seats[1].forfeited, "{:?}", seen.seats[1]);
+    assert_eq!(seen.status, v1::GameStatus::Running as i32);
+    // The others play on; seat 1's turns are the server's.
+    let mut turns = 0;
+    while turns < 400 {
+        let current = view(&players[0], &game_id).await;
+        if current.status != v1::GameStatus::Running as i32 {
+            break;
+        }
+        let Some(seat) = current.to_move else { break };
+        assert_ne!(seat, 1, "the server plays a resigned seat at once");
+        play_one(&game_id, &players, &mut rng).await;
+        turns += 1;
+    }
+    assert_eq!(
+        view(&players[0], &game_id).await.status,
+        v1::GameStatus::Finished as i32
+    );
+    let messages = watching.await.unwrap();
+    let updates = updates(&messages);
+    let resigned = updates
+        .iter()
+        .find_map(|u| match u.event.as_ref()?.kind.as_ref()? {
+            v1::game_event::Kind::PlayerLeft(left) => Some(left.clone()),
+            _ => None,
+        })
+        .expect("everyone hears the resignation");
+    assert!(resigned.resigned);
+    assert_eq!(resigned.player.unwrap().seat, 1);
+    let played_for = updates
+        .iter()
+        .filter_map(|u| match u.event.as_ref()?.kind.as_ref()? {
+            v1::game_event::Kind::TurnTaken(t) if t.seat == 1 => Some(t.by_timeout),
+            _ => None,
+        })
+        .collect::<Vec<_>>();
+    assert!(!played_for.is_empty() && played_for.iter().all(|b| *b));
+    // Over: nothing left to resign.
+    let refused = players[2].leave(&game_id).await.unwrap_err();
+    assert_eq!(refused.status().unwrap().code(), Code::FailedPrecondition);
+    server.stop().await;
+}

@@ -219,3 +219,44 @@ async fn a_player_sits_at_few_games_with_house_bots() {
         .expect("a table for people");
     server.stop().await;
 }
+
+/// A person who resigns a table of house bots ends it: nobody is left to play for, and the
+/// table no longer counts among the person's unfinished games.
+#[tokio::test]
+async fn resigning_a_table_of_house_bots_aborts_it_at_once() {
+    let server = TestServer::sqlite().await;
+    let alice = player(&server, "Alice").await;
+    let game_id = alice
+        .create_game_with(with_bots(
+            3,
+            &[v1::BotStrategy::Random, v1::BotStrategy::Heuristic],
+        ))
+        .await
+        .expect("create");
+    alice.join(&game_id, None).await.expect("join");
+    let mut rng = GameRng::from_seed(3);
+    play_mine(&alice, &game_id, 0, 2, &mut rng).await;
+    alice.leave(&game_id).await.expect("resign");
+    let end = view(&alice, &game_id).await;
+    assert_eq!(end.status, v1::GameStatus::Aborted as i32);
+    let history = alice.history(&game_id).await.expect("history");
+    let kinds: Vec<_> = history
+        .entries
+        .iter()
+        .rev()
+        .take(2)
+        .filter_map(|e| e.event.as_ref()?.kind.clone())
+        .collect();
+    assert!(
+        matches!(&kinds[..], [v1::game_event::Kind::GameAborted(_), v1::game_event::Kind::PlayerLeft(left)] if left.resigned),
+        "{kinds:?}"
+    );
+    // Its place among Alice's tables with house bots is free again.
+    for _ in 0..3 {
+        alice
+            .create_game_with(with_bots(2, &[v1::BotStrategy::Random]))
+            .await
+            .expect("a new table");
+    }
+    server.stop().await;
+}

@@ -397,15 +397,18 @@ impl Actor {
         })
     }
 
+    /// Gives a seat back before the start; resigns it in a running game (once: resigning
+    /// again changes nothing).
     async fn leave(&mut self, player_id: &str) -> Result<(), GameError> {
         self.writable()?;
-        let seat = self
-            .log
-            .latest()
-            .state
-            .seat_of(player_id)
-            .ok_or(TableError::NotSeated)?;
-        self.commit(Action::Leave { seat }, Some(player_id.to_string()), None)
+        let state = &self.log.latest().state;
+        let seat = state.seat_of(player_id).ok_or(TableError::NotSeated)?;
+        let action = match state.status {
+            Status::Running if state.forfeited[usize::from(seat)] => return Ok(()),
+            Status::Running => Action::Resign { seat },
+            _ => Action::Leave { seat },
+        };
+        self.commit(action, Some(player_id.to_string()), None)
             .await?;
         Ok(())
     }

@@ -5,8 +5,8 @@
 use theboss::v1;
 use tonic::Request;
 
-use super::{GameService, caller, checked_id};
-use crate::auth;
+use super::{GameService, caller, checked_id, viewer};
+use crate::auth::{self, Caller};
 use crate::domain::{GameRecord, PlayerInfo, Visibility, now_micros};
 use crate::error::ApiError;
 use crate::store::{GameQuery, NewPlayer};
@@ -198,8 +198,13 @@ impl GameService {
         &self,
         request: Request<v1::ListGamesRequest>,
     ) -> Result<v1::ListGamesResponse, ApiError> {
-        let player = caller(&self.auth, &request).await?;
+        let caller = viewer(&self.auth, &request).await?;
         let request = request.into_inner();
+        if request.mine && caller == Caller::Anonymous {
+            return Err(ApiError::Unauthenticated(
+                "`mine` lists the caller's games: send `authorization: Bearer <token>`",
+            ));
+        }
         if request.statuses.len() > MAX_STATUSES {
             return Err(ApiError::invalid(
                 "statuses",
@@ -230,8 +235,8 @@ impl GameService {
             .store
             .list_games(&GameQuery {
                 statuses,
-                seated: request.mine.then(|| player.id.clone()),
-                viewer: player.id,
+                seated: request.mine.then(|| caller.id().to_string()),
+                viewer: caller.id().to_string(),
                 limit,
                 after,
             })

@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use tonic::{Request, Response, Status};
 
-use crate::auth::Authenticator;
+use crate::auth::{Authenticator, Caller};
 use crate::domain::PlayerInfo;
 use crate::error::ApiError;
 use crate::game_error::GameError;
@@ -69,6 +69,16 @@ async fn caller<T>(auth: &Authenticator, request: &Request<T>) -> Result<PlayerI
     let player = auth.caller(request).await?;
     tracing::Span::current().record("player", player.id.as_str());
     Ok(player)
+}
+
+/// Who calls an RPC that anyone may call (a spectator's reads), also noted on the call's
+/// span when it is a player.
+async fn viewer<T>(auth: &Authenticator, request: &Request<T>) -> Result<Caller, ApiError> {
+    let caller = auth.viewer(request).await?;
+    if let Caller::Player(player) = &caller {
+        tracing::Span::current().record("player", player.id.as_str());
+    }
+    Ok(caller)
 }
 
 /// An id the service made (a game's or a player's): a UUID, or the request is malformed.

@@ -6,7 +6,8 @@
 use theboss::v1;
 use tonic::Request;
 
-use super::{GameService, caller, checked_id};
+use super::{GameService, caller, checked_id, viewer};
+use crate::auth::Caller;
 use crate::actor::Submit;
 use crate::domain::GameRecord;
 use crate::error::ApiError;
@@ -43,7 +44,7 @@ impl GameService {
         &self,
         request: Request<v1::GetCatalogueRequest>,
     ) -> Result<v1::GetCatalogueResponse, ApiError> {
-        caller(&self.auth, &request).await?;
+        viewer(&self.auth, &request).await?;
         let game_id = checked_id("game_id", &request.get_ref().game_id)?;
         let latest = self.games.get(game_id).await?.latest().await?;
         Ok(wire::catalogue(&latest.record)?)
@@ -53,9 +54,9 @@ impl GameService {
         &self,
         request: Request<v1::GetViewRequest>,
     ) -> Result<v1::GetViewResponse, ApiError> {
-        let player = caller(&self.auth, &request).await?;
+        let caller = viewer(&self.auth, &request).await?;
         let (metadata, _, request) = request.into_parts();
-        self.view_of(&player, request, &metadata).await
+        self.view_of(&caller, request, &metadata).await
     }
 
     /// What the caller can deduce of the face-down cards: computed from its own view only.
@@ -63,13 +64,13 @@ impl GameService {
         &self,
         request: Request<v1::GetOddsRequest>,
     ) -> Result<v1::GetOddsResponse, ApiError> {
-        let player = caller(&self.auth, &request).await?;
+        let caller = viewer(&self.auth, &request).await?;
         let (metadata, _, request) = request.into_parts();
         let asked = v1::GetViewRequest {
             game_id: request.game_id,
         };
         let view = self
-            .view_of(&player, asked, &metadata)
+            .view_of(&caller, asked, &metadata)
             .await?
             .view
             .unwrap_or_default();
@@ -89,17 +90,17 @@ impl GameService {
         })
     }
 
-    /// A player's view of a game, from where the game is run.
+    /// A caller's view of a game, from where the game is run.
     async fn view_of(
         &self,
-        player: &crate::domain::PlayerInfo,
+        caller: &Caller,
         request: v1::GetViewRequest,
         metadata: &tonic::metadata::MetadataMap,
     ) -> Result<v1::GetViewResponse, ApiError> {
         let game_id = checked_id("game_id", &request.game_id)?.to_string();
         // From where the game is run: a view answered after a turn includes it.
         self.on_owner(&game_id, request, metadata, |game| {
-            let player_id = player.id.clone();
+            let player_id = caller.id().to_string();
             async move {
                 let latest = game.latest().await?;
                 let viewer = wire::viewer_of(&latest.state, &player_id);
@@ -147,11 +148,11 @@ impl GameService {
         &self,
         request: Request<v1::GetHistoryRequest>,
     ) -> Result<v1::GetHistoryResponse, ApiError> {
-        let player = caller(&self.auth, &request).await?;
+        let caller = viewer(&self.auth, &request).await?;
         let (metadata, _, request) = request.into_parts();
         let game_id = checked_id("game_id", &request.game_id)?.to_string();
         self.on_owner(&game_id, request, &metadata, |game| {
-            let player_id = player.id.clone();
+            let player_id = caller.id().to_string();
             async move {
                 let history = game.history().await?;
                 let record = &history.latest.record;

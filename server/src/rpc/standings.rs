@@ -5,7 +5,7 @@ use theboss::v1;
 use tonic::Request;
 
 use super::enqueue::category;
-use super::{LadderService, caller, checked_id};
+use super::{LadderService, checked_id, viewer};
 use crate::error::ApiError;
 use crate::game_error::GameError;
 use crate::wire;
@@ -18,7 +18,7 @@ impl LadderService {
         &self,
         request: Request<v1::LeaderboardRequest>,
     ) -> Result<v1::LeaderboardResponse, ApiError> {
-        caller(&self.auth, &request).await?;
+        viewer(&self.auth, &request).await?;
         let request = request.into_inner();
         let players = category(request.players, "players")?;
         let limit = wire::page_size(request.page_size)?;
@@ -71,7 +71,7 @@ impl LadderService {
         &self,
         request: Request<v1::GetPlayerRequest>,
     ) -> Result<v1::GetPlayerResponse, ApiError> {
-        caller(&self.auth, &request).await?;
+        viewer(&self.auth, &request).await?;
         let player_id = checked_id("player_id", &request.get_ref().player_id)?;
         let found = self
             .store

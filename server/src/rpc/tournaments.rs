@@ -5,7 +5,7 @@ use theboss::v1;
 use tonic::Request;
 
 use super::enqueue::category;
-use super::{LadderService, caller, checked_id};
+use super::{LadderService, caller, checked_id, viewer};
 use crate::arranged::{Format, MAX_ENTRANTS, MAX_SETS_PER_PAIR, TournamentStatus};
 use crate::error::ApiError;
 use crate::ladder::tournaments::TournamentSpec;
@@ -127,7 +127,7 @@ impl LadderService {
         &self,
         request: Request<v1::GetTournamentRequest>,
     ) -> Result<v1::GetTournamentResponse, ApiError> {
-        caller(&self.auth, &request).await?;
+        viewer(&self.auth, &request).await?;
         let id = checked_id("tournament_id", &request.get_ref().tournament_id)?.to_string();
         let report = self.ladder.tournament_report(&id).await?;
         Ok(wire::tournament_report_to_wire(report))
@@ -137,7 +137,7 @@ impl LadderService {
         &self,
         request: Request<v1::ListTournamentsRequest>,
     ) -> Result<v1::ListTournamentsResponse, ApiError> {
-        caller(&self.auth, &request).await?;
+        viewer(&self.auth, &request).await?;
         let request = request.into_inner();
         let status = match v1::TournamentStatus::try_from(request.status) {
             Ok(v1::TournamentStatus::Unspecified) => None,

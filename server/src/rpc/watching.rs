@@ -6,7 +6,8 @@ use theboss::v1;
 use tonic::Request;
 
 use super::play::may_look_on;
-use super::{GameService, caller, checked_id};
+use super::{GameService, checked_id, viewer};
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::game_error::GameError;
 use crate::watch::{self, WatchOptions, WatchStream};
@@ -17,7 +18,15 @@ impl GameService {
         &self,
         request: Request<v1::WatchGameRequest>,
     ) -> Result<WatchStream, ApiError> {
-        let player = caller(&self.auth, &request).await?;
+        let caller = viewer(&self.auth, &request).await?;
+        // Nobody's streams are counted by address, as one spectator's.
+        let holder = match &caller {
+            Caller::Player(player) => player.id.clone(),
+            Caller::Anonymous => match request.remote_addr() {
+                Some(addr) => format!("peer:{}", addr.ip()),
+                None => "peer:unknown".to_string(),
+            },
+        };
         let request = request.into_inner();
         let views = wire::views_on_from_wire(request.update_views)?;
         let game_id = checked_id("game_id", &request.game_id)?;
@@ -30,12 +39,12 @@ impl GameService {
             }
             other => other?,
         };
-        let seated = subscription.latest.state.seat_of(&player.id).is_some();
+        let seated = subscription.latest.state.seat_of(caller.id()).is_some();
         may_look_on(&*self.store, &subscription.latest.record, seated).await?;
-        let permit = self.streams.open(&player.id, game_id, !seated)?;
+        let permit = self.streams.open(&holder, game_id, !seated)?;
         Ok(watch::stream(
             game,
-            player.id,
+            caller.id().to_string(),
             subscription,
             WatchOptions {
                 after_seq: request.after_seq,

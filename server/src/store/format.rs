@@ -12,14 +12,20 @@ use theboss_engine::{Card, City, Face, Location, Placement, Sanction, Turn};
 use crate::domain::PlayerInfo;
 use crate::table::Action;
 
-/// The format new rows are written in.
-pub const CURRENT: i16 = 1;
+/// The newest format: rows are written in the oldest format that holds their action, so
+/// that a server one version older still reads every game nobody resigned.
+pub const CURRENT: i16 = 2;
 
-/// A stored action in the current format: its format number and its payload.
+/// A stored action: its format number and its payload.
 pub fn encode(action: &Action) -> (i16, String) {
     let stored = v1::Action::from(action);
+    let format = if matches!(action, Action::Resign { .. }) {
+        2
+    } else {
+        1
+    };
     (
-        CURRENT,
+        format,
         serde_json::to_string(&stored).expect("stored actions serialize"),
     )
 }
@@ -27,8 +33,11 @@ pub fn encode(action: &Action) -> (i16, String) {
 /// An action from its stored form, or why it cannot be read.
 pub fn decode(format: i16, payload: &str) -> Result<Action, String> {
     match format {
-        1 => {
+        1 | 2 => {
             let stored: v1::Action = serde_json::from_str(payload).map_err(|e| e.to_string())?;
+            if format == 1 && matches!(stored, v1::Action::Resign { .. }) {
+                return Err("a resignation is not an action of format 1".into());
+            }
             Action::try_from(stored)
         }
         other => Err(format!(
@@ -41,6 +50,8 @@ pub fn decode(format: i16, payload: &str) -> Result<Action, String> {
 /// `{"turn":{"seat":1,"turn":{"placement":{"location":{"city":"boston"},"experts":2,
 /// "occasionals":0},"card":{"city":"detroit","face":{"money":3}}},"by_timeout":false}}`.
 /// Frozen: field order and names are the format.
+///
+/// Format 2: format 1 and one more action, a resignation: `{"resign":{"seat":1}}`.
 mod v1 {
     use serde::{Deserialize, Serialize};
 
@@ -52,6 +63,10 @@ mod v1 {
             player: Player,
         },
         Leave {
+            seat: u8,
+        },
+        /// Format 2 only.
+        Resign {
             seat: u8,
         },
         Turn {
@@ -227,6 +242,7 @@ impl From<&Action> for v1::Action {
                 },
             },
             Action::Leave { seat } => v1::Action::Leave { seat: *seat },
+            Action::Resign { seat } => v1::Action::Resign { seat: *seat },
             Action::Turn {
                 seat,
                 turn,
@@ -257,6 +273,7 @@ impl TryFrom<v1::Action> for Action {
                 },
             },
             v1::Action::Leave { seat } => Action::Leave { seat },
+            v1::Action::Resign { seat } => Action::Resign { seat },
             v1::Action::Turn {
                 seat,
                 turn,
@@ -328,6 +345,19 @@ mod tests {
         assert!(decode(1, r#"{"turn":{"seat":0}}"#).is_err());
         let no_such_card = r#"{"turn":{"seat":0,"turn":{"placement":null,"card":{"city":"new_york","face":{"money":9}}},"by_timeout":false}}"#;
         assert!(decode(1, no_such_card).unwrap_err().contains("no card"));
-        assert!(decode(2, FORMAT_1[1]).unwrap_err().contains("unknown"));
+        assert!(decode(3, FORMAT_1[1]).unwrap_err().contains("unknown"));
+    }
+
+    #[test]
+    fn a_resignation_is_format_2_and_every_other_action_stays_format_1() {
+        let resign = Action::Resign { seat: 3 };
+        let (format, payload) = encode(&resign);
+        assert_eq!((format, payload.as_str()), (2, r#"{"resign":{"seat":3}}"#));
+        assert_eq!(decode(2, &payload), Ok(resign));
+        assert!(decode(1, &payload).unwrap_err().contains("format 1"));
+        // Format 2 reads format 1's actions too.
+        for payload in FORMAT_1 {
+            assert_eq!(decode(2, payload), decode(1, payload));
+        }
     }
 }
