@@ -41,6 +41,7 @@ const REASONS: Record<string, string> = {
   ALREADY_QUEUED: "You are already waiting for a ladder game (or playing as many as you may).",
   CHALLENGES_REFUSED: "This player does not take challenges (or only from bots).",
   CHALLENGE_CLOSED: "This challenge is over (declined, withdrawn, expired or started).",
+  TOO_MANY_UNAUTHENTICATED_CALLS: "Too many people watch from your address without an account; register, or try again later.",
   SET_IN_PROGRESS: "This table belongs to a duplicate set still being played: it can be watched once every table of the set has ended.",
 };
 

@@ -174,9 +174,9 @@ export function eventText(event: GameEvent | undefined, seatName: (seat: number)
   const kind = event?.kind;
   switch (kind?.case) {
     case "playerJoined":
-      return `${playerName(kind.value.player)} sat at seat ${kind.value.player?.seat}`;
+      return `${playerName(kind.value.player)} sat at seat ${(kind.value.player?.seat ?? 0) + 1}`;
     case "playerLeft":
-      return `${playerName(kind.value.player)} left`;
+      return kind.value.resigned ? `${playerName(kind.value.player)} resigned: the server plays the seat to the end` : `${playerName(kind.value.player)} left`;
     case "gameStarted":
       return `The game started: ${kind.value.players} players, ${kind.value.cities.map(cityName).join(", ")}`;
     case "roundStarted":

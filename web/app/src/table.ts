@@ -68,6 +68,8 @@ interface Pending {
 /** How long a chosen card waits for "undo" before it is sent by itself. */
 const CONFIRM_MS = 3000;
 const TITLE = "The Boss";
+/** Other seats' moves shown one at a time only while no more than this many wait. */
+const MAX_PACED = 3;
 
 const sameCard = (a: Card, b: Card) => a.city === b.city && a.face.case === b.face.case && a.face.value === b.face.value;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -100,6 +102,7 @@ class Table {
   private draining = false;
   private lastPacedAt = 0;
   private wasMine = false;
+  private toolsKey = "";
   private readonly clockTimer: ReturnType<typeof setInterval>;
   private readonly onKey = (event: KeyboardEvent) => this.key(event);
 
@@ -116,7 +119,7 @@ class Table {
   private readonly hand = h("section", { class: "hand", "data-testid": "hand", "aria-label": "Your hand" });
   private readonly turn = h("section", { class: "turn", "data-testid": "turn", "aria-label": "Your turn" });
   private readonly oddsPanel = h("section", { class: "odds", "data-testid": "odds", "aria-label": "Face-down odds" });
-  private readonly logList = h("ol", { class: "log", "data-testid": "log" });
+  private readonly logList = h("ol", { class: "log", "data-testid": "log", tabindex: 0, "aria-label": "Events, oldest first" });
 
   constructor(
     root: HTMLElement,
@@ -230,7 +233,10 @@ class Table {
       while (this.queue.length && !this.signal.aborted) {
         const update = this.queue[0];
         const kind = update.event?.kind;
-        if (kind?.case === "turnTaken" && kind.value.seat !== this.view?.viewerSeat) {
+        // A page behind by more than a few moves (a spectator who arrived late, a tab
+        // that slept) catches up at once rather than lag further behind the table.
+        const behind = this.queue.filter((u) => u.event?.kind.case === "turnTaken").length;
+        if (kind?.case === "turnTaken" && kind.value.seat !== this.view?.viewerSeat && behind <= MAX_PACED) {
           const wait = this.lastPacedAt + prefs().paceMs - Date.now();
           if (wait > 0) await sleep(wait);
           this.lastPacedAt = Date.now();
@@ -253,12 +259,16 @@ class Table {
     }
     if (kind?.case === "roundResolved") this.showRoundEnd(kind.value);
     if (kind?.case === "playerLeft" && kind.value.player?.seat !== undefined) {
-      this.notice.textContent = `${playerName(kind.value.player)} left the table.`;
+      this.notice.textContent = kind.value.resigned
+        ? `${playerName(kind.value.player)} resigned: the server plays the seat to the end.`
+        : `${playerName(kind.value.player)} left the table.`;
     }
     if (update.view) this.show(update.view);
     else this.renderLog();
     if (kind?.case === "gameEnded" || kind?.case === "gameAborted") {
       if (this.view) this.showStandings(this.view);
+      this.roundEnd.hidden = true;
+      this.standings.scrollIntoView({ block: "start" });
     }
   }
 
@@ -341,8 +351,13 @@ class Table {
     this.status.dataset.state = over ? "over" : this.mine() ? "your-turn" : "waiting";
   }
 
-  private renderTools(v: GameView): void {
+  private renderTools(v: GameView, force = false): void {
     const p = prefs();
+    // Drawn again only when what it shows changes, so a button is not replaced under the
+    // pointer or the keyboard's focus by every move.
+    const key = [v.status, v.viewerSeat, v.viewerSeat !== undefined && v.seats[v.viewerSeat]?.forfeited, v.lastResolution?.round, p.paceMs, p.sound].join();
+    if (key === this.toolsKey && !force) return;
+    this.toolsKey = key;
     const pace = h(
       "select",
       { "aria-label": "Pace of the other players' moves", "data-testid": "pace", onchange: (e: Event) => setPrefs({ paceMs: Number((e.target as HTMLSelectElement).value) }) },
@@ -357,7 +372,7 @@ class Table {
       "data-testid": "sound",
       onclick: () => {
         setPrefs({ sound: !prefs().sound });
-        this.renderTools(v);
+        this.renderTools(v, true);
       },
     }, "turn sound");
     const running = v.status === GameStatus.RUNNING;
@@ -375,7 +390,9 @@ class Table {
         ? h("button", { "data-testid": "sit-down", onclick: () => void this.sitDown() }, "Sit down")
         : null;
     const register = this.me.anonymous ? h("a", { href: "#/", class: "button", "data-testid": "register-to-play" }, "Register to play") : null;
-    const lastRound = v.lastResolution ? h("button", { "data-testid": "show-round-end", onclick: () => v.lastResolution && this.showRoundEnd(v.lastResolution) }, `Round ${v.lastResolution.round} result`) : null;
+    const lastRound = v.lastResolution
+      ? h("button", { "data-testid": "show-round-end", onclick: () => this.view?.lastResolution && this.showRoundEnd(this.view.lastResolution) }, `Round ${v.lastResolution.round} result`)
+      : null;
     fill(this.tools, join, register, lastRound, pace, " ", sound, " ", leave);
   }
 
@@ -689,7 +706,7 @@ class Table {
       return;
     }
     const ms = Number(deadline.seconds) * 1000 + deadline.nanos / 1e6 - Date.now();
-    this.clock.textContent = `⏱ ${Math.max(0, Math.ceil(ms / 1000))} s left`;
+    this.clock.textContent = `${Math.max(0, Math.ceil(ms / 1000))} s left to play`;
   }
 
   // The turn.
@@ -824,6 +841,11 @@ class Table {
         this.undo();
         this.render();
       } else return;
+      event.preventDefault();
+      return;
+    }
+    if (key === "escape" && !this.roundEnd.hidden) {
+      this.roundEnd.hidden = true;
       event.preventDefault();
       return;
     }

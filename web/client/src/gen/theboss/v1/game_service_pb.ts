@@ -1,7 +1,16 @@
 // The Boss game service — RPCs.
 //
 // Authentication: every RPC except `Register` needs the metadata
-// `authorization: Bearer <api_token>` with the token `Register` returned.
+// `authorization: Bearer <api_token>` with the token `Register` returned, but for reading
+// what anyone may see: ListGames (public games), GetView, GetCatalogue, GetOdds, WatchGame and
+// GetHistory here, Leaderboard, GetPlayer, GetTournament and ListTournaments in
+// LadderService may also be called with no `authorization` metadata at all, as an anonymous
+// spectator (a wrong token is still UNAUTHENTICATED). Anonymous calls count against their
+// address's quota ("anonymous calls per address", by default 10 a second, bursts of 50), and
+// the unauthenticated calls an address holds open at once (anonymous WatchGame streams,
+// health watches, reflection, requests whose message has not arrived) are capped per
+// connection, per address and in all (README, "Limits"): RESOURCE_EXHAUSTED
+// TOO_MANY_UNAUTHENTICATED_CALLS.
 //
 // Errors use standard gRPC codes, with `google.rpc` rich details where they help:
 // - INVALID_ARGUMENT: a malformed request (details: BadRequest naming the field);
@@ -961,7 +970,11 @@ export const GameService: GenService<{
     output: typeof JoinGameResponseSchema;
   },
   /**
-   * Gives a seat back before the game starts.
+   * Gives a seat back before the game starts. In a running game it resigns the caller's
+   * seat: the seat is forfeited (`SeatView.forfeited`) and the server plays its turns until
+   * the game ends (`TurnTaken.by_timeout`); everyone sees `PlayerLeft` with `resigned`. A game
+   * in which every seat but the house bots' has forfeited is aborted at once. Resigning
+   * again changes nothing; a finished game is FAILED_PRECONDITION GAME_OVER.
    *
    * @generated from rpc theboss.v1.GameService.LeaveGame
    */
