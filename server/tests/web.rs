@@ -237,6 +237,23 @@ fn the_web_front_end_builds_from_the_protos_and_plays_in_chromium() {
     assert!(text(&join["error"]).contains("already started"), "{join}");
     assert_eq!(join["watch_link"], true, "{join}");
 
+    // From the page to rated games and challenges: two players queued for the ladder sit at
+    // one table; a challenge sent from a player's page, accepted in the lobby, seats both.
+    for (what, v) in [
+        ("queue", &summary["queue"]),
+        ("challenge", &summary["challenge"]),
+    ] {
+        assert_eq!(v["same_table"], true, "{what}: {v}");
+    }
+    assert!(
+        text(&summary["queue"]["queued"][0]).contains("Waiting for opponents"),
+        "{summary}"
+    );
+    assert!(
+        text(&summary["challenge"]["sent"]).starts_with("Challenge sent"),
+        "{summary}"
+    );
+
     // The replay: verified, stepped, the log following the step, the rounds to jump to.
     let replay = &summary["replay"];
     assert!(text(&replay["verified"]).contains("verified"), "{replay}");

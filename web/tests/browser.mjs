@@ -406,6 +406,24 @@ try {
     await click(p, "[data-testid=dialog-yes]");
   }
 
+  // Rated games from the page: Dan and Erin queue for a 2-player ladder game and are seated
+  // at the same table.
+  const queued = [];
+  for (const p of [dan, erin]) {
+    await p.goto(`${base}/#/`);
+    await pick(p, "[data-testid=queue-players]", "2");
+    await click(p, "[data-testid=queue-submit]");
+    await p.waitForFunction(() => /Waiting for opponents|#\/game\//.test((document.querySelector("[data-testid=queue-status]")?.innerText ?? "") + location.hash), { timeout: 10_000 });
+    queued.push(await text(p, "[data-testid=queue-status]"));
+  }
+  for (const p of [dan, erin]) await p.waitForFunction((old) => location.hash.startsWith("#/game/") && !location.hash.endsWith(old), { timeout: 30_000 }, danGame);
+  await dan.waitForSelector("[data-testid=seat-1]");
+  summary.queue = { queued, same_table: dan.url() === erin.url(), seats: await text(dan, "[data-testid=seats]") };
+  for (const p of [dan, erin]) {
+    await click(p, "[data-testid=resign]");
+    await click(p, "[data-testid=dialog-yes]");
+  }
+
   // 4. The replay: the board at each step, the log following it, the rounds.
   const gameId = gameLink.split("/").at(-1);
   await alice.goto(`${base}/#/replay/${gameId}`);
@@ -459,6 +477,7 @@ try {
   await click(alice, "[data-testid=me]");
   await alice.waitForSelector("[data-testid=player] h1");
   summary.own_page = await text(alice, "[data-testid=player] h1");
+  const alicePage = alice.url();
 
   // 5. A phone, by touch.
   const phone = await person("phone", { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
@@ -518,6 +537,26 @@ try {
   await click(frank, "[data-testid=recovery-submit]");
   await frank.waitForSelector("[data-testid=create]");
   summary.account = { typed_name_length: typedLength, code_shape: code.slice(0, 6), warning_shows_code: warning.includes("only copy") && (await frank.$("[data-testid=recovery-code]")) === null, back_as: await text(frank, "[data-testid=me]") };
+  // Frank challenges Alice from her page to a casual game; she accepts in her lobby; both
+  // are seated.
+  await frank.goto(alicePage);
+  await frank.waitForSelector("[data-testid=challenge-form]");
+  await click(frank, "[data-testid=challenge-rated]");
+  await click(frank, "[data-testid=challenge-submit]");
+  await frank.waitForFunction(() => document.querySelector("[data-testid=challenge-status]")?.innerText.length > 0);
+  const sent = await text(frank, "[data-testid=challenge-status]");
+  await alice.goto(`${base}/#/`);
+  await click(alice, "[data-testid=challenge-accept]");
+  await click(alice, "[data-testid=challenge-game]");
+  await alice.waitForSelector("[data-testid=seat-1]");
+  await frank.goto(`${base}/#/`);
+  await click(frank, "[data-testid=challenge-game]");
+  await frank.waitForSelector("[data-testid=seat-1]");
+  summary.challenge = { sent, same_table: alice.url() === frank.url(), seats: await text(frank, "[data-testid=seats]") };
+  for (const p of [alice, frank]) {
+    await click(p, "[data-testid=resign]");
+    await click(p, "[data-testid=dialog-yes]");
+  }
   // The rules, from docs/RULES.md.
   await click(frank, "[data-testid=rules-open]");
   await frank.waitForFunction(() => document.querySelector("[data-testid=rules] h2"));
