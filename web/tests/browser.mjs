@@ -218,7 +218,13 @@ const browser = await puppeteer.launch({
   headless: true,
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
 });
-const summary = {};
+const summary = { seconds: {} };
+let lapStart = performance.now();
+/** Records how long the part of the test that just ended took (printed in the summary). */
+const lap = (name) => {
+  summary.seconds[name] = Math.round((performance.now() - lapStart) / 100) / 10;
+  lapStart = performance.now();
+};
 try {
   // 1. A new player's first game, from the empty page: a name and three clicks.
   const alice = await person("alice");
@@ -245,10 +251,12 @@ try {
   await alice.screenshot({ path: join(args.out, "first-turn.png") });
   await pick(alice, "[data-testid=pace]", "150");
 
+  lap("first_game");
   // A visitor without an account opens the shared link.
   const visitor = await person("visitor");
   await visitor.goto(gameLink);
   await visitor.waitForSelector("[data-testid=seat-3]");
+  await pick(visitor, "[data-testid=pace]", "150");
   const visitorHeader = await text(visitor, "#who");
 
   // The rest of the game by clicks.
@@ -318,6 +326,7 @@ try {
   };
   summary.axe.push(...(await axe(alice, "table (game over)")));
 
+  lap("whole_game");
   // 2. The history answers 400 ms late while the bots move first (a chosen deal in which
   //    seat 2 starts: three bot moves before the person's).
   const bob = await person("bob");
@@ -341,6 +350,7 @@ try {
   summary.resign = { status: await text(bob, "[data-testid=status]"), log: (await bob.$$eval("[data-testid=log] li", (l) => l.map((e) => e.innerText))).slice(-2) };
   await bob.setRequestInterception(false);
 
+  lap("late_history_and_resign");
   // 3. A turn sent while the server is down, then turns by keyboard.
   const carol = await person("carol");
   await register(carol, "Carol");
@@ -375,6 +385,7 @@ try {
   const carolTurns = await turnsIn(carol, "Carol");
   summary.restart = { reconnecting, turns_in_page_log: carolTurns, key_turns: keyTurns };
 
+  lap("server_down_and_keyboard");
   // A table that fills while someone is about to join it: Carol's lobby lists Dan's open
   // 2-player table; Erin takes the last seat; Carol, whose list has not caught up, clicks join.
   const dan = await person("dan");
@@ -406,6 +417,7 @@ try {
     await click(p, "[data-testid=dialog-yes]");
   }
 
+  lap("join_filled");
   // Rated games from the page: Dan and Erin queue for a 2-player ladder game and are seated
   // at the same table.
   const queued = [];
@@ -424,6 +436,7 @@ try {
     await click(p, "[data-testid=dialog-yes]");
   }
 
+  lap("queue");
   // 4. The replay: the board at each step, the log following it, the rounds.
   const gameId = gameLink.split("/").at(-1);
   await alice.goto(`${base}/#/replay/${gameId}`);
@@ -469,6 +482,7 @@ try {
   await carol.waitForSelector("[data-testid=replay-log] li");
   summary.restart.turns_in_history = await turnsIn(carol, "Carol", "[data-testid=replay-log] li");
 
+  lap("replay");
   // The ladder, and Alice's own page from the header.
   await alice.goto(`${base}/#/ladder`);
   await alice.waitForSelector("[data-testid=leaderboard] > *");
@@ -479,6 +493,7 @@ try {
   summary.own_page = await text(alice, "[data-testid=player] h1");
   const alicePage = alice.url();
 
+  lap("ladder");
   // 5. A phone, by touch.
   const phone = await person("phone", { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   await phone.goto(base + "/#/");
@@ -516,6 +531,7 @@ try {
   await phone.tap("[data-testid=resign]");
   await phone.tap("[data-testid=dialog-yes]");
 
+  lap("phone");
   // 6. The account: the name's limit, signing out behind the recovery code, signing in again.
   const frank = await person("frank");
   await frank.goto(base + "/#/");
@@ -537,6 +553,7 @@ try {
   await click(frank, "[data-testid=recovery-submit]");
   await frank.waitForSelector("[data-testid=create]");
   summary.account = { typed_name_length: typedLength, code_shape: code.slice(0, 6), warning_shows_code: warning.includes("only copy") && (await frank.$("[data-testid=recovery-code]")) === null, back_as: await text(frank, "[data-testid=me]") };
+  lap("account");
   // Frank challenges Alice from her page to a casual game; she accepts in her lobby; both
   // are seated.
   await frank.goto(alicePage);
@@ -557,6 +574,7 @@ try {
     await click(p, "[data-testid=resign]");
     await click(p, "[data-testid=dialog-yes]");
   }
+  lap("challenge");
   // The rules, from docs/RULES.md.
   await click(frank, "[data-testid=rules-open]");
   await frank.waitForFunction(() => document.querySelector("[data-testid=rules] h2"));
@@ -569,6 +587,7 @@ try {
   // A missing asset is not kept for a year.
   const missing = await fetch(`${base}/assets/app-000000000000.js`);
   summary.missing_asset = { status: missing.status, cache_control: missing.headers.get("cache-control") };
+  lap("rules_and_errors");
 } catch (error) {
   const lines = readFileSync(serverLog, "utf8").trimEnd().split("\n");
   console.error(`the server's log, last ${Math.min(lines.length, 60)} of ${lines.length} lines (all of it: ${serverLog}):`);
