@@ -1,8 +1,11 @@
 // The front end's linter: ESLint's recommended rules and typescript-eslint's type-aware
-// recommended rules over the client package, the app and the tests; generated code and
-// build output are not linted.
+// recommended rules over the client package, the app and the tests, and no import cycles
+// (eslint-plugin-import-x, resolving imports as TypeScript does); generated code and build
+// output are not linted.
 
 import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -14,7 +17,15 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: { allowDefaultProject: ["*.mjs"] }, tsconfigRootDir: import.meta.dirname },
     },
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts", ".js", ".mjs"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts"] },
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: ["./tsconfig.json", "./client/tsconfig.json"], noWarnOnMultipleProjects: true })],
+    },
     rules: {
+      // A cycle makes load order matter and one module's change ripple through both.
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
