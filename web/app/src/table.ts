@@ -97,6 +97,8 @@ class Table {
   private oddsSeq = -1n;
   /** The last turn shown, marked on the board. */
   private lastMove: TurnTaken | undefined;
+  /** The last move was drawn once already (it slides in only the first time). */
+  private landed = true;
   /** Updates from the feed not yet shown: other seats' moves are shown one at a time. */
   private readonly queue: GameUpdate[] = [];
   private draining = false;
@@ -255,6 +257,7 @@ class Table {
     if (text) this.log.push(text);
     if (kind?.case === "turnTaken") {
       this.lastMove = kind.value;
+      this.landed = false;
       this.announce.textContent = `Last move: ${turnText(kind.value, (s) => this.seatName(s))}`;
     }
     if (kind?.case === "roundResolved") this.showRoundEnd(kind.value);
@@ -399,6 +402,8 @@ class Table {
   private renderBoard(v: GameView): void {
     const police = v.police;
     const last = this.lastMove;
+    const landing = !this.landed;
+    this.landed = true;
     fill(
       this.board,
       h("h2", {}, "Board"),
@@ -421,7 +426,7 @@ class Table {
           return h(
             "div",
             {
-              class: `location${chicago ? " chicago" : ""}${placedHere ? " last-move" : ""}`,
+              class: `location${chicago ? " chicago" : ""}${placedHere ? " last-move" : ""}${placedHere && landing ? " landing" : ""}`,
               "data-testid": `location-${locationName(l.location)}`,
             },
             h(
@@ -440,7 +445,7 @@ class Table {
                   ...l.played.map((c, i) =>
                     h(
                       "span",
-                      { class: `played-card${i === l.played.length - 1 && lastCard && sameCard(c, lastCard) ? " last-move" : ""}`, title: cardText(c) },
+                      { class: `played-card${i === l.played.length - 1 && lastCard && sameCard(c, lastCard) ? ` last-move${landing ? " landing" : ""}` : ""}`, title: cardText(c) },
                       cardSvg(c, 0.6),
                       h("span", { class: "visually-hidden" }, cardText(c)),
                     ),
