@@ -27,9 +27,17 @@ fn npm(args: &[&str]) {
     assert!(status.success(), "npm {} in web/", args.join(" "));
 }
 
-/// Installs `web/`'s packages from its lockfile, unless they are there.
+/// Installs `web/`'s packages from its lockfile, unless every package it names is there (a
+/// checkout whose `node_modules` predates a new dependency is installed again).
 fn install() {
-    if !web_dir().join("node_modules/puppeteer-core").exists() {
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(web_dir().join("package.json")).unwrap()).unwrap();
+    let missing = ["dependencies", "devDependencies"]
+        .iter()
+        .filter_map(|k| manifest[k].as_object())
+        .flat_map(|deps| deps.keys())
+        .any(|name| !web_dir().join("node_modules").join(name).exists());
+    if missing {
         npm(&["ci", "--no-audit", "--no-fund"]);
     }
 }
