@@ -105,10 +105,10 @@ function show(body: HTMLElement, view: GameView, entries: HistoryEntry[], seed: 
     h(
       "div",
       { class: "replay-controls" },
-      h("button", { "data-testid": "first", onclick: () => go(0) }, "⏮ first"),
+      h("button", { "data-testid": "first", onclick: () => go(0) }, "◀◀ first"),
       h("button", { "data-testid": "prev", onclick: () => go(step - 1) }, "◀ back"),
       h("button", { "data-testid": "next", onclick: () => go(step + 1) }, "next ▶"),
-      h("button", { "data-testid": "last", onclick: () => go(entries.length) }, "last ⏭"),
+      h("button", { "data-testid": "last", onclick: () => go(entries.length) }, "last ▶▶"),
       slider,
       stepLabel,
     ),

@@ -686,7 +686,7 @@ class Table {
               "tr",
               { class: o.winners.includes(s.seat) ? "winner" : "" },
               h("td", {}, String(i + 1)),
-              h("th", { scope: "row" }, `${name(s.seat)}${o.winners.includes(s.seat) ? " 🏆" : ""}${s.seat === v.viewerSeat ? " (you)" : ""}`),
+              h("th", { scope: "row" }, `${name(s.seat)}${o.winners.includes(s.seat) ? " ★ winner" : ""}${s.seat === v.viewerSeat ? " (you)" : ""}`),
               h("td", {}, `$${s.money}`),
               h("td", {}, `$${s.moneyLastRound}`),
               h("td", {}, String(s.gangstersOwned)),
