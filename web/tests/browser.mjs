@@ -135,6 +135,21 @@ async function click(page, selector) {
   }
 }
 
+/**
+ * Confirms the card just chosen with "Play now". On a slow machine its three seconds may
+ * already have run out, and the card gone by itself: the turn is played either way.
+ */
+async function confirmCard(page, how = "click") {
+  const button = await page.$("[data-testid=confirm-play]");
+  if (!button) return;
+  try {
+    await (how === "tap" ? button.tap() : button.click());
+    page.clicks += 1;
+  } catch (error) {
+    if (!/detached|not clickable|not an Element/i.test(error.message)) throw error;
+  }
+}
+
 /** Picks an option of a select, once the page shows it. */
 async function pick(page, selector, value) {
   await page.waitForSelector(selector, { visible: true });
@@ -194,7 +209,7 @@ async function clickTurn(page, turn) {
     if (await page.$("[data-testid=placement-hint]")) await click(page, "[data-testid=place-none]");
   }
   await click(page, "[data-testid^=card-]:not([disabled])");
-  await click(page, "[data-testid=confirm-play]");
+  await confirmCard(page);
   return pressed;
 }
 
@@ -361,7 +376,7 @@ try {
   await myTurnOrOver(carol);
   await killServer();
   await click(carol, "[data-testid^=card-]:not([disabled])");
-  await click(carol, "[data-testid=confirm-play]");
+  await confirmCard(carol);
   await carol.waitForSelector("[data-testid=reconnecting]", { timeout: 10_000 });
   const reconnecting = await text(carol, "[data-testid=status]");
   await sleep(1500);
@@ -377,7 +392,6 @@ try {
     }
     const index = await carol.$$eval("[data-testid^=card-]", (cards) => cards.findIndex((c) => !c.disabled));
     await carol.keyboard.press(String(index + 1));
-    await carol.waitForSelector("[data-testid=confirm]");
     await carol.keyboard.press("Enter");
     await carol.waitForFunction((n) => [...document.querySelectorAll("[data-testid=log] li")].filter((e) => e.innerText.startsWith("Carol ") && e.innerText.includes(" played ")).length > n, { timeout: 15_000 }, before);
     keyTurns += 1;
@@ -511,7 +525,7 @@ try {
     // The hand is within reach: the action bar's cards are on screen without scrolling.
     reach.push(await phone.$eval("[data-testid^=card-]:not([disabled])", (b) => b.getBoundingClientRect().bottom <= window.innerHeight && b.getBoundingClientRect().top >= 0));
     await phone.tap("[data-testid^=card-]:not([disabled])");
-    await phone.tap("[data-testid=confirm-play]");
+    await confirmCard(phone, "tap");
     await phone.waitForFunction((n) => [...document.querySelectorAll("[data-testid=log] li")].filter((e) => e.innerText.startsWith("Tapper ") && e.innerText.includes(" played ")).length > n, { timeout: 15_000 }, before);
     taps += 1;
   }
