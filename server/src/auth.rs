@@ -15,7 +15,9 @@ use tonic::metadata::MetadataMap;
 
 use crate::domain::PlayerInfo;
 use crate::error::ApiError;
+use crate::net::address::ClientAddr;
 use crate::net::budget::BudgetSlot;
+use crate::net::unauthenticated::Release;
 use crate::quota::{Budget, Quotas, Throttled};
 use crate::store::PlayerStore;
 
@@ -92,10 +94,16 @@ impl Caller {
 /// (a ladder or a load generator registers players without end).
 const KNOWN_TOKENS: usize = 100_000;
 
-/// The address a call comes from: behind a proxy, the proxy's.
+/// The client a call comes from, keyed as `net::address` keys it (an IPv6 client by its
+/// prefix, behind a trusted proxy the client it names); the connection's peer for a request
+/// that did not come through the transport's layer.
 fn peer<T>(request: &Request<T>) -> Option<IpAddr> {
-    request.remote_addr().map(|addr| addr.ip())
+    ClientAddr::of(request.extensions()).or_else(|| request.remote_addr().map(|addr| addr.ip()))
 }
+
+/// A caller the transport found in the cache of known tokens (`Authenticator::known`).
+#[derive(Debug, Clone)]
+pub struct KnownCaller(PlayerInfo);
 
 /// Store lookups of tokens not known yet, one address's at a time: each is charged to its
 /// address's quota before the next begins, so that concurrent calls cannot all slip past it.
@@ -166,6 +174,10 @@ impl Authenticator {
     /// token counts against the caller's address, so that guessing tokens is throttled too,
     /// and costs no store lookup once the address is over that quota.
     pub async fn caller<T>(&self, request: &Request<T>) -> Result<PlayerInfo, ApiError> {
+        if let Some(KnownCaller(player)) = request.extensions().get::<KnownCaller>() {
+            paused(noted(request, self.quotas.player_call(&player.id))).await?;
+            return Ok(player.clone());
+        }
         let peer = peer(request);
         let token = match bearer(request.metadata()) {
             Ok(token) => token,
@@ -207,8 +219,25 @@ impl Authenticator {
                 }
             }
         };
+        // Known now: the call no longer counts among the unauthenticated.
+        Release::release(request.extensions());
         paused(noted(request, self.quotas.player_call(&player.id))).await?;
         Ok(player)
+    }
+
+    /// The player whose token `headers` carry, if the token is one this server knows already
+    /// (in its cache): how the transport tells calls of known players, which hold no place
+    /// among the unauthenticated, from the others. Asks nothing of the store.
+    pub fn known(&self, headers: &http::HeaderMap) -> Option<KnownCaller> {
+        let value = headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;
+        let token = value
+            .strip_prefix("Bearer ")
+            .or_else(|| value.strip_prefix("bearer "))?
+            .trim();
+        if !well_formed(token) {
+            return None;
+        }
+        self.known.get(&token_hash(token)).map(KnownCaller)
     }
 
     /// Who makes a call that anyone may make (reading what a spectator may see): a player, if
@@ -261,6 +290,10 @@ async fn paused<T>(result: Result<T, Throttled>) -> Result<T, ApiError> {
     match result {
         Ok(value) => Ok(value),
         Err(throttled) => {
+            crate::logs::client_event(
+                "throttled",
+                &format!("a call over its quota was refused ({})", throttled.subject),
+            );
             tokio::time::sleep(throttled.retry_after.min(THROTTLED_PAUSE)).await;
             Err(throttled.into())
         }

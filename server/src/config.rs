@@ -127,6 +127,16 @@ pub struct Config {
     /// when it is missing, `/` says how to build it.
     #[arg(long, env = "THEBOSS_WEB_DIR", default_value = "web/dist")]
     pub web_dir: std::path::PathBuf,
+    /// Networks (CIDRs, comma-separated, e.g. `10.0.0.0/8,::1/128`) of reverse proxies in
+    /// front of the server: a connection from one of them is keyed, for quotas and caps, by
+    /// the client its `Forwarded` or `X-Forwarded-For` header names. Unset: headers are
+    /// ignored and every connection is keyed by its own address.
+    #[arg(long, env = "THEBOSS_TRUSTED_PROXY", value_delimiter = ',')]
+    pub trusted_proxy: Vec<ipnet::IpNet>,
+    /// IPv6 clients are keyed, for quotas and caps, by this many leading bits of their
+    /// address (a subscriber usually holds a whole /64).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u8).range(1..=128))]
+    pub ipv6_prefix: u8,
     /// Serve Prometheus metrics at `http://ADDR/metrics` (off unless given).
     #[arg(long, env = "THEBOSS_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
@@ -166,6 +176,10 @@ impl Config {
                 ..defaults.actor
             },
             cors_origins: self.cors_origins.clone(),
+            addresses: crate::net::address::AddressPolicy {
+                ipv6_prefix: self.ipv6_prefix,
+                trusted_proxies: self.trusted_proxy.clone(),
+            },
             web_dir: Some(self.web_dir.clone()),
             quotas: crate::quota::QuotaOptions {
                 calls_per_sec: self.quota_calls_per_sec,
@@ -189,8 +203,9 @@ impl Config {
                 streams_per_connection: l.max_streams_per_connection,
                 watch_streams_per_player: l.max_watch_streams_per_player,
                 spectators_per_game: l.max_spectators_per_game,
-                health_watches_per_address: l.max_health_watches_per_address,
-                health_watches: l.max_health_watches,
+                unauthenticated_calls_per_connection: l.max_unauthenticated_calls_per_connection,
+                unauthenticated_calls_per_address: l.max_unauthenticated_calls_per_address,
+                unauthenticated_calls: l.max_unauthenticated_calls,
                 open_games_per_player: l.max_open_games_per_player,
                 house_games_per_player: l.max_house_games_per_player,
             },
@@ -230,12 +245,17 @@ pub struct LimitArgs {
     /// Spectators' WatchGame streams of one game.
     #[arg(long, default_value_t = crate::Limits::default().spectators_per_game)]
     pub max_spectators_per_game: u32,
-    /// Unauthenticated grpc.health.v1.Health/Watch streams from one address.
-    #[arg(long, default_value_t = crate::Limits::default().health_watches_per_address)]
-    pub max_health_watches_per_address: u32,
-    /// Unauthenticated health watches in all.
-    #[arg(long, default_value_t = crate::Limits::default().health_watches)]
-    pub max_health_watches: u32,
+    /// Calls of callers not known yet (no token, or one not checked yet) held open at once on
+    /// one connection: health watches, reflection, anonymous streams, requests whose message
+    /// has not arrived.
+    #[arg(long, default_value_t = crate::Limits::default().unauthenticated_calls_per_connection)]
+    pub max_unauthenticated_calls_per_connection: u32,
+    /// Such calls held open at once from one client address (an IPv6 client by its prefix).
+    #[arg(long, alias = "max-health-watches-per-address", default_value_t = crate::Limits::default().unauthenticated_calls_per_address)]
+    pub max_unauthenticated_calls_per_address: u32,
+    /// Such calls held open at once in all.
+    #[arg(long, alias = "max-health-watches", default_value_t = crate::Limits::default().unauthenticated_calls)]
+    pub max_unauthenticated_calls: u32,
     /// Games one player created that have not started.
     #[arg(long, default_value_t = crate::Limits::default().open_games_per_player)]
     pub max_open_games_per_player: u32,

@@ -19,79 +19,6 @@ pub fn micros(time: SystemTime) -> i64 {
     i64::try_from(since.as_micros()).unwrap_or(i64::MAX)
 }
 
-/// The longest display name, in characters (Unicode scalar values, after normalisation).
-pub const MAX_NAME_CHARS: usize = 32;
-/// The longest description a player may give of itself.
-pub const MAX_DESCRIPTION_CHARS: usize = 200;
-
-/// Why a display name is refused.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NameError {
-    #[error("1 to {MAX_NAME_CHARS} characters")]
-    Length,
-    #[error("at most {MAX_DESCRIPTION_CHARS} characters")]
-    DescriptionLength,
-    #[error(
-        "U+{:04X} is not allowed: a {what} character (category {category}); names and descriptions may hold no invisible, control or direction-changing characters",
-        u32::from(*.character)
-    )]
-    Character {
-        character: char,
-        category: &'static str,
-        what: &'static str,
-    },
-}
-
-/// A display name as the server keeps and shows it: trimmed, in Unicode Normalization Form C,
-/// 1 to 32 characters, none of them a control (Cc), format (Cf: zero-width, bidirectional
-/// overrides and isolates…), private-use (Co), unassigned (Cn) or line/paragraph separator
-/// (Zl, Zp) character. So a name shows as what it is: no invisible characters to tell two
-/// look-alike names apart, no reordering of the text around it. Two names are the same when
-/// their normalised forms are equal. Names are labels, not identities (a player is its
-/// `player_id`), and are not unique.
-pub fn display_name(raw: &str) -> Result<String, NameError> {
-    let name = shown_text(raw)?;
-    let chars = name.chars().count();
-    if chars == 0 || chars > MAX_NAME_CHARS {
-        return Err(NameError::Length);
-    }
-    Ok(name)
-}
-
-/// A player's description of itself, as kept and shown: like a display name (trimmed, NFC,
-/// no invisible or direction-changing characters), but 0 to 200 characters.
-pub fn description(raw: &str) -> Result<String, NameError> {
-    let text = shown_text(raw)?;
-    if text.chars().count() > MAX_DESCRIPTION_CHARS {
-        return Err(NameError::DescriptionLength);
-    }
-    Ok(text)
-}
-
-/// Text others will read: trimmed, in NFC, with none of the characters that hide or reorder.
-fn shown_text(raw: &str) -> Result<String, NameError> {
-    use unicode_normalization::UnicodeNormalization;
-    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
-    let name: String = raw.trim().nfc().collect();
-    for character in name.chars() {
-        let (category, what) = match character.general_category() {
-            GeneralCategory::Control => ("Cc", "control"),
-            GeneralCategory::Format => ("Cf", "format"),
-            GeneralCategory::PrivateUse => ("Co", "private-use"),
-            GeneralCategory::Unassigned => ("Cn", "unassigned"),
-            GeneralCategory::LineSeparator => ("Zl", "line separator"),
-            GeneralCategory::ParagraphSeparator => ("Zp", "paragraph separator"),
-            _ => continue,
-        };
-        return Err(NameError::Character {
-            character,
-            category,
-            what,
-        });
-    }
-    Ok(name)
-}
-
 /// A registered player.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerInfo {
@@ -340,58 +267,6 @@ pub struct SetTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_refuse_invisible_and_direction_changing_characters() {
-        for (name, code, category) in [
-            ("Al\u{0085}ice", 0x85, "Cc"),
-            ("\u{202E}ecilA", 0x202E, "Cf"),
-            ("Ali\u{200B}ce", 0x200B, "Cf"),
-            ("\u{2066}Alice\u{2069}", 0x2066, "Cf"),
-            ("Alice\u{E000}", 0xE000, "Co"),
-            ("Al\u{2028}ice", 0x2028, "Zl"),
-            ("Tab\tbed", 0x09, "Cc"),
-        ] {
-            let refused = display_name(name).unwrap_err();
-            let NameError::Character {
-                character,
-                category: c,
-                ..
-            } = &refused
-            else {
-                panic!("{name:?}: {refused}");
-            };
-            assert_eq!((u32::from(*character), *c), (code, category), "{name:?}");
-            assert!(
-                refused.to_string().contains(&format!("U+{code:04X}")),
-                "{refused}"
-            );
-        }
-    }
-
-    #[test]
-    fn names_are_trimmed_and_normalised_to_nfc() {
-        // "é" as e + combining acute accent, and as one precomposed character: one name.
-        let decomposed = display_name("  Jose\u{0301} ").unwrap();
-        assert_eq!(decomposed, "Jos\u{00E9}");
-        assert_eq!(decomposed, display_name("Jos\u{00E9}").unwrap());
-        assert_eq!(display_name("Al Capone").unwrap(), "Al Capone");
-        assert_eq!(display_name("名前").unwrap(), "名前");
-        // 32 characters after normalisation, though 64 before.
-        assert!(display_name(&"e\u{0301}".repeat(32)).is_ok());
-        assert_eq!(display_name(&"x".repeat(33)), Err(NameError::Length));
-        assert_eq!(display_name("   "), Err(NameError::Length));
-        assert_eq!(description("   "), Ok(String::new()));
-        assert_eq!(description(&"é".repeat(200)), Ok("é".repeat(200)));
-        assert_eq!(
-            description(&"x".repeat(201)),
-            Err(NameError::DescriptionLength)
-        );
-        assert!(matches!(
-            description("ismcts\u{202E}"),
-            Err(NameError::Character { .. })
-        ));
-    }
 
     #[test]
     fn settings_are_checked_once_and_then_fixed() {

@@ -190,10 +190,23 @@ pub fn shutdown_trailers() -> http::HeaderMap {
     trailers
 }
 
-/// A health watch refused: too many open from the caller's address, or in all.
-pub fn health_watches_exhausted() -> Status {
-    Status::resource_exhausted(
-        "too many open health watches from this address or in all; use Health/Check",
+/// How long a caller refused a place among the unauthenticated is told to wait: such calls
+/// end within seconds (a request's message must arrive within its timeout), so a place frees
+/// up soon.
+pub const UNAUTHENTICATED_RETRY: Duration = Duration::from_secs(1);
+
+/// A call refused before its caller was known: too many such calls held open on its
+/// connection, from its address or in all (`net::unauthenticated`).
+pub fn unauthenticated_calls_exhausted(subject: String, limit: u32) -> Status {
+    exhausted(
+        format!(
+            "too many calls from callers not yet known held open ({subject}, at most {limit}); \
+             send a token, or end an open stream"
+        ),
+        subject,
+        format!("at most {limit} calls not yet authenticated held open"),
+        Some(UNAUTHENTICATED_RETRY),
+        "TOO_MANY_UNAUTHENTICATED_CALLS",
     )
 }
 

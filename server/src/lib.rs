@@ -34,6 +34,7 @@ pub mod store;
 pub mod table;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+pub mod text;
 pub mod watch;
 pub mod web;
 pub mod wire;
@@ -160,6 +161,8 @@ pub struct Options {
     pub limits: Limits,
     /// Origins whose pages may call the service with gRPC-Web; empty: any origin.
     pub cors_origins: Vec<String>,
+    /// How client addresses are keyed (IPv6 prefixes, trusted proxies).
+    pub addresses: net::address::AddressPolicy,
     /// The built web front end (`web/dist`) served at `/`, if any.
     pub web_dir: Option<std::path::PathBuf>,
 }
@@ -173,6 +176,7 @@ impl Default for Options {
             quotas: quota::QuotaOptions::default(),
             limits: Limits::default(),
             cors_origins: Vec::new(),
+            addresses: net::address::AddressPolicy::default(),
             web_dir: None,
         }
     }
@@ -239,6 +243,7 @@ pub async fn run(
         }
     };
     games.start_expiry(stopping.clone());
+    logs::start_summaries(stopping.clone());
     let ladder =
         ladder::Ladder::start(games.clone(), options.ladder.clone(), stopping.clone()).await;
     // One authenticator: the services share its token cache and the quotas.
@@ -253,7 +258,7 @@ pub async fn run(
     );
     let game_service = rpc::GameService::new(
         store,
-        auth,
+        auth.clone(),
         games.clone(),
         limits::StreamCounts::new(&options.limits),
         options.keep_alive,
@@ -300,7 +305,12 @@ pub async fn run(
         .max_concurrent_streams(streams)
         .http2_keepalive_interval(Some(limits.keep_alive))
         .http2_keepalive_timeout(Some(limits.keep_alive / 3))
-        .layer(net::layer::ConnectionLayer::new(limits, stopping))
+        .layer(net::layer::ConnectionLayer::new(
+            limits,
+            options.addresses.clone(),
+            auth,
+            stopping,
+        ))
         .layer(web::cors(&options.cors_origins)?)
         // A request that is not an RPC is a page of the front end, answered before tonic-web
         // (which refuses HTTP/1.1 that is not gRPC-Web).
@@ -318,7 +328,10 @@ pub async fn run(
         .add_service(
             LadderServiceServer::new(ladder_service).max_decoding_message_size(MAX_REQUEST_BYTES),
         )
-        .serve_with_incoming_shutdown(net::accept(listener, limits, Arc::default()), shutdown)
+        .serve_with_incoming_shutdown(
+            net::accept(listener, limits, &options.addresses, Arc::default()),
+            shutdown,
+        )
         .await?;
     tracing::info!("stopped");
     Ok(())

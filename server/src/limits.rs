@@ -1,7 +1,7 @@
 //! The limits on what one client may hold (the contract's "Limits"): their values
 //! ([`Limits`], one flag each), and the counters of open `WatchGame` streams, per player and,
 //! for spectators, per game. A stream holds a [`WatchPermit`] while it is open; the limits of
-//! connections and of health watches are the transport's (`net`), the ladder's and the open
+//! connections and of unauthenticated calls are the transport's (`net`), the ladder's and the open
 //! games' are checked where those are made. Counts are per server: each replica of a service
 //! enforces them for the streams it serves.
 
@@ -31,9 +31,12 @@ pub struct Limits {
     pub watch_streams_per_player: u32,
     /// Spectators' `WatchGame` streams of one game.
     pub spectators_per_game: u32,
-    /// Unauthenticated `grpc.health.v1.Health/Watch` streams, from one address and in all.
-    pub health_watches_per_address: u32,
-    pub health_watches: u32,
+    /// Calls from callers the service does not know yet held open at once (health watches,
+    /// reflection, anonymous spectators' streams, requests whose message has not arrived):
+    /// on one connection, from one client address, and in all (`net::unauthenticated`).
+    pub unauthenticated_calls_per_connection: u32,
+    pub unauthenticated_calls_per_address: u32,
+    pub unauthenticated_calls: u32,
     /// Games a player created that have not started (how long they may wait is the
     /// actor's `open_ttl`).
     pub open_games_per_player: u32,
@@ -57,8 +60,9 @@ impl Default for Limits {
             streams_per_connection: 1024,
             watch_streams_per_player: 64,
             spectators_per_game: 256,
-            health_watches_per_address: 8,
-            health_watches: 1024,
+            unauthenticated_calls_per_connection: 32,
+            unauthenticated_calls_per_address: 128,
+            unauthenticated_calls: 4096,
             open_games_per_player: 10,
             house_games_per_player: 3,
         }
@@ -74,8 +78,9 @@ impl Limits {
             streams_per_connection: 0,
             watch_streams_per_player: 0,
             spectators_per_game: 0,
-            health_watches_per_address: 0,
-            health_watches: 0,
+            unauthenticated_calls_per_connection: 0,
+            unauthenticated_calls_per_address: 0,
+            unauthenticated_calls: 0,
             open_games_per_player: 0,
             house_games_per_player: 0,
             ..Limits::default()
@@ -96,7 +101,7 @@ pub struct StreamCounts {
 #[derive(Debug)]
 pub struct WatchPermit {
     counts: Arc<StreamCounts>,
-    player: String,
+    player: Option<String>,
     /// The game, for a spectator's stream.
     spectating: Option<String>,
 }
@@ -110,17 +115,20 @@ impl StreamCounts {
         })
     }
 
-    /// Counts a new stream of `player` on `game` (as a spectator, or seated), if the limits
-    /// allow it.
+    /// Counts a new stream of `player` (None: an anonymous spectator, whom the transport
+    /// bounds) on `game` (as a spectator, or seated), if the limits allow it.
     pub fn open(
         self: &Arc<Self>,
-        player: &str,
+        player: Option<&str>,
         game: &str,
         spectator: bool,
     ) -> Result<WatchPermit, GameError> {
         let mut players = self.players.lock().expect("not poisoned");
-        let held = players.get(player).copied().unwrap_or(0);
-        if self.per_player > 0 && held >= self.per_player {
+        let held = player.map_or(0, |p| players.get(p).copied().unwrap_or(0));
+        if let Some(player) = player
+            && self.per_player > 0
+            && held >= self.per_player
+        {
             return Err(GameError::Limit {
                 kind: LimitKind::WatchStreams,
                 subject: format!("player:{player}"),
@@ -139,10 +147,12 @@ impl StreamCounts {
             }
             spectators.insert(game.to_string(), watching + 1);
         }
-        players.insert(player.to_string(), held + 1);
+        if let Some(player) = player {
+            players.insert(player.to_string(), held + 1);
+        }
         Ok(WatchPermit {
             counts: self.clone(),
-            player: player.to_string(),
+            player: player.map(str::to_string),
             spectating: spectator.then(|| game.to_string()),
         })
     }
@@ -166,7 +176,9 @@ fn release(counts: &Mutex<HashMap<String, u32>>, key: &str) {
 
 impl Drop for WatchPermit {
     fn drop(&mut self) {
-        release(&self.counts.players, &self.player);
+        if let Some(player) = &self.player {
+            release(&self.counts.players, player);
+        }
         if let Some(game) = &self.spectating {
             release(&self.counts.spectators, game);
         }
@@ -184,23 +196,23 @@ mod tests {
             spectators_per_game: 1,
             ..Limits::default()
         });
-        let seated = counts.open("p", "g", false).unwrap();
-        let watching = counts.open("p", "h", true).unwrap();
-        let Err(GameError::Limit { kind, subject, .. }) = counts.open("p", "k", false) else {
+        let seated = counts.open(Some("p"), "g", false).unwrap();
+        let watching = counts.open(Some("p"), "h", true).unwrap();
+        let Err(GameError::Limit { kind, subject, .. }) = counts.open(Some("p"), "k", false) else {
             panic!("a third stream of one player");
         };
         assert_eq!(
             (kind, subject.as_str()),
             (LimitKind::WatchStreams, "player:p")
         );
-        let Err(GameError::Limit { kind, .. }) = counts.open("q", "h", true) else {
+        let Err(GameError::Limit { kind, .. }) = counts.open(Some("q"), "h", true) else {
             panic!("a second spectator of one game");
         };
         assert_eq!(kind, LimitKind::Spectators);
         // Seats are not spectators: a game's players always get their streams.
-        let _player = counts.open("q", "h", false).unwrap();
+        let _player = counts.open(Some("q"), "h", false).unwrap();
         drop(watching);
-        let _spectator = counts.open("q", "h", true).unwrap();
+        let _spectator = counts.open(Some("q"), "h", true).unwrap();
         drop(seated);
         assert_eq!(counts.of_player("p"), 0);
         assert!(
@@ -213,7 +225,7 @@ mod tests {
     fn zero_means_no_limit() {
         let counts = StreamCounts::new(&Limits::unlimited());
         let permits: Vec<_> = (0..1000)
-            .map(|_| counts.open("p", "g", true).unwrap())
+            .map(|_| counts.open(Some("p"), "g", true).unwrap())
             .collect();
         assert_eq!(counts.of_player("p"), 1000);
         drop(permits);

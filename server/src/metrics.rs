@@ -131,6 +131,7 @@ const GAME_ACTORS: &str = "theboss_game_actors";
 const GAMES_OWNED: &str = "theboss_games_owned";
 const WATCH_STREAMS: &str = "theboss_watch_streams";
 const WATCH_LAGGED: &str = "theboss_watch_lagged_total";
+const CLIENT_EVENTS: &str = "theboss_client_events_total";
 const STORE_DURATION: &str = "theboss_store_duration_seconds";
 const STORE_ERRORS: &str = "theboss_store_errors_total";
 const STORE_AUTOVACUUM_OFF: &str = "theboss_store_autovacuum_off";
@@ -160,6 +161,10 @@ fn describe() {
         "SubmitAction handed to its game's actor until the action is committed and broadcast"
     );
     describe_counter!(TURN_TIMEOUTS, "Turns played for a seat whose clock ran out");
+    describe_counter!(
+        CLIENT_EVENTS,
+        "Client-caused events (refusals, resets, connections closed), by cause; the log shows one line per cause per interval"
+    );
     describe_counter!(FORFEITS, "Seats forfeited after three timeouts in a row");
     describe_gauge!(
         GAME_ACTORS,
@@ -250,6 +255,11 @@ pub fn watch_streams(delta: f64) {
 
 pub fn watch_lagged() {
     counter!(WATCH_LAGGED).increment(1);
+}
+
+/// Something a client caused that the log shows only a line of per interval (`logs`).
+pub fn client_event(cause: &'static str) {
+    counter!(CLIENT_EVENTS, "cause" => cause).increment(1);
 }
 
 pub fn ladder_queue(length: usize) {

@@ -200,12 +200,8 @@ impl Quotas {
                 .map(limiter),
             unknown_tokens: per_minute(options.unknown_tokens_per_min, options.unknown_token_burst)
                 .map(limiter),
-            anonymous: NonZeroU32::new(options.anonymous_calls_per_sec).map(|rate| {
-                limiter(quota(
-                    Quota::per_second(rate),
-                    options.anonymous_call_burst,
-                ))
-            }),
+            anonymous: NonZeroU32::new(options.anonymous_calls_per_sec)
+                .map(|rate| limiter(quota(Quota::per_second(rate), options.anonymous_call_burst))),
             challenges: per_minute(options.challenges_per_min, options.challenge_burst)
                 .map(limiter),
             blocked: Mutex::default(),

@@ -209,9 +209,13 @@ impl TableState {
     pub fn abandoned(&self) -> bool {
         self.status == Status::Running
             && self.forfeited.iter().any(|f| *f)
-            && self.seats.iter().zip(&self.forfeited).all(|(player, forfeited)| {
-                *forfeited || player.as_ref().is_some_and(PlayerInfo::is_house_bot)
-            })
+            && self
+                .seats
+                .iter()
+                .zip(&self.forfeited)
+                .all(|(player, forfeited)| {
+                    *forfeited || player.as_ref().is_some_and(PlayerInfo::is_house_bot)
+                })
     }
 
     /// What the server plays by itself at once, without waiting for a clock: the abort of a

@@ -321,7 +321,7 @@ mod tests {
         spectator: bool,
     ) -> (WatchStream, signal::Sender<bool>) {
         let counts = StreamCounts::new(&Limits::default());
-        let permit = counts.open(player, "g", spectator).unwrap();
+        let permit = counts.open(Some(player), "g", spectator).unwrap();
         let (stop, stopping) = signal::channel(false);
         let rx = stream(
             game.clone(),

@@ -41,7 +41,10 @@ async fn credentials_are_required_and_checked() {
         ..Default::default()
     };
     assert_code(client.list_games(mine).await, Code::Unauthenticated);
-    client.list_games(list()).await.expect("an anonymous listing");
+    client
+        .list_games(list())
+        .await
+        .expect("an anonymous listing");
     // A token that is there but wrong is never taken for nobody.
     let mut wrong = tonic::Request::new(list());
     wrong

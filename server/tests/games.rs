@@ -759,9 +759,16 @@ async fn a_player_who_resigns_is_played_for_until_the_end() {
     for _ in 0..4 {
         play_one(&game_id, &players, &mut rng).await;
     }
-    let watching = collect(&players[0], &game_id, Some(view(&players[0], &game_id).await.seq));
+    let watching = collect(
+        &players[0],
+        &game_id,
+        Some(view(&players[0], &game_id).await.seq),
+    );
     players[1].leave(&game_id).await.expect("resign");
-    players[1].leave(&game_id).await.expect("resigning again changes nothing");
+    players[1]
+        .leave(&game_id)
+        .await
+        .expect("resigning again changes nothing");
     let seen = view(&players[0], &game_id).await;
     assert!(seen.seats[1].forfeited, "{:?}", seen.seats[1]);
     assert_eq!(seen.status, v1::GameStatus::Running as i32);

@@ -51,3 +51,78 @@ async fn one_grep_of_a_game_id_shows_its_whole_life() {
         assert!(life.iter().any(|l| l.contains(p.player_id())));
     }
 }
+
+/// An HTTP/2 rapid-reset flood, from many connections: h2 warns once per connection it
+/// sends away, and a client could fill the log with those. One line per interval reaches it.
+#[tokio::test(flavor = "current_thread")]
+async fn a_reset_flood_from_many_connections_is_one_log_line() {
+    let lines = LogLines::default();
+    let subscriber = tracing_subscriber::registry()
+        .with(theboss_server::logs::filter("warn").unwrap())
+        .with(theboss_server::logs::ClientCaused)
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(lines.clone())
+                .with_ansi(false),
+        );
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let server = TestServer::sqlite().await;
+    let mut sent_away = 0;
+    for _ in 0..12 {
+        if reset_flood(server.addr).await {
+            sent_away += 1;
+        }
+    }
+    server.stop().await;
+    assert!(
+        sent_away >= 10,
+        "h2 sent {sent_away} of 12 flooding connections away"
+    );
+    let text = lines.text();
+    let warned = text.lines().filter(|l| l.contains("reached limit")).count();
+    assert_eq!(warned, 1, "{text}");
+}
+
+/// One connection of a rapid-reset flood, written as raw HTTP/2 frames in one write (so the
+/// server reads the streams before it accepts any): a hundred requests, each reset at once.
+/// Returns whether the server sent it away (GOAWAY ENHANCE_YOUR_CALM).
+async fn reset_flood(addr: std::net::SocketAddr) -> bool {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    fn frame(out: &mut Vec<u8>, kind: u8, flags: u8, stream: u32, payload: &[u8]) {
+        out.extend_from_slice(&(payload.len() as u32).to_be_bytes()[1..]);
+        out.extend_from_slice(&[kind, flags]);
+        out.extend_from_slice(&stream.to_be_bytes());
+        out.extend_from_slice(payload);
+    }
+    let mut out = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+    frame(&mut out, 4, 0, 0, &[]); // SETTINGS
+    for i in 0..100u32 {
+        let stream = 2 * i + 1;
+        // HEADERS (END_HEADERS, END_STREAM): :method GET, :scheme http, :path /, indexed.
+        frame(&mut out, 1, 0x5, stream, &[0x82, 0x86, 0x84]);
+        frame(&mut out, 3, 0, stream, &8u32.to_be_bytes()); // RST_STREAM CANCEL
+    }
+    let mut socket = tokio::net::TcpStream::connect(addr).await.unwrap();
+    socket.write_all(&out).await.unwrap();
+    let mut received = Vec::new();
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        socket.read_to_end(&mut received),
+    )
+    .await;
+    // Find a GOAWAY frame (type 7) whose error code is ENHANCE_YOUR_CALM (0xb).
+    let mut at = 0;
+    while at + 9 <= received.len() {
+        let len =
+            u32::from_be_bytes([0, received[at], received[at + 1], received[at + 2]]) as usize;
+        let kind = received[at + 3];
+        if kind == 7 && at + 9 + 8 <= received.len() {
+            let code = &received[at + 9 + 4..at + 9 + 8];
+            if u32::from_be_bytes(code.try_into().unwrap()) == 0xb {
+                return true;
+            }
+        }
+        at += 9 + len;
+    }
+    false
+}

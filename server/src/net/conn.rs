@@ -9,7 +9,7 @@
 
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -38,6 +38,8 @@ pub struct ConnectionState {
     closed: AtomicBool,
     /// The reader to wake when the connection is closed.
     reader: AtomicWaker,
+    /// Calls of callers not known yet held open on it (`unauthenticated`).
+    pub unauthenticated: Arc<AtomicU32>,
 }
 
 impl ConnectionState {
@@ -49,6 +51,7 @@ impl ConnectionState {
             last_end: AtomicU64::new(0),
             closed: AtomicBool::new(false),
             reader: AtomicWaker::new(),
+            unauthenticated: Arc::default(),
         }
     }
 

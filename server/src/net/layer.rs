@@ -3,20 +3,19 @@
 //! - [`ConnectionLayer`], outermost: tells each request's connection that a call began and,
 //!   when its response is sent whole or dropped, that it ended (`conn`'s idle timeout counts
 //!   from there); gives the request the connection's addresses, as tonic's own connections
-//!   do; caps unauthenticated `grpc.health.v1.Health/Watch` streams, per address and in all
-//!   (over a cap: RESOURCE_EXHAUSTED, before the health service is asked); and ends the
-//!   streams the server's own code does not (health watches, reflection) with UNAVAILABLE
-//!   when the server stops, so that no client can hold its shutdown up.
+//!   do, and its client's key (`address`); counts every call whose caller is not known yet
+//!   among the unauthenticated (`unauthenticated`; over a cap: RESOURCE_EXHAUSTED before any
+//!   service is asked); and ends the streams the server's own code does not (health
+//!   watches, reflection) with UNAVAILABLE when the server stops, so that no client can hold
+//!   its shutdown up.
 //! - [`RequestBodyLayer`], inside the gRPC-Web translation: a request's message must arrive
 //!   whole within the request timeout, or the call fails and its connection is closed; and a
 //!   request body that does not decode (bad gRPC-Web base64, a malformed frame) is the
 //!   caller's mistake, INVALID_ARGUMENT, not tonic-web's INTERNAL.
 
-use std::collections::HashMap;
 use std::future::Future;
-use std::net::IpAddr;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -27,86 +26,40 @@ use tonic::Status;
 use tonic::body::Body;
 use tower::{Layer, Service};
 
+use super::address::{AddressPolicy, ClientAddr};
 use super::conn::{ConnectionInfo, ConnectionState};
+use super::unauthenticated::{Release, Unauthenticated};
+use crate::auth::Authenticator;
 use crate::limits::Limits;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
-const HEALTH_WATCH: &str = "/grpc.health.v1.Health/Watch";
-
-/// Open health watches, per address and in all.
-#[derive(Debug, Default)]
-struct HealthWatches {
-    per_address: u32,
-    total_cap: u32,
-    open: Mutex<(u32, HashMap<IpAddr, u32>)>,
-}
-
-/// One open health watch, counted until its response is dropped.
-#[derive(Debug)]
-struct HealthPermit {
-    watches: Arc<HealthWatches>,
-    address: Option<IpAddr>,
-}
-
-impl HealthWatches {
-    fn admit(self: &Arc<Self>, address: Option<IpAddr>) -> Option<HealthPermit> {
-        let mut open = self.open.lock().expect("not poisoned");
-        let (total, by_address) = &mut *open;
-        let held = address.map_or(0, |a| by_address.get(&a).copied().unwrap_or(0));
-        if (self.total_cap > 0 && *total >= self.total_cap)
-            || (self.per_address > 0 && held >= self.per_address)
-        {
-            return None;
-        }
-        *total += 1;
-        if let Some(address) = address {
-            by_address.insert(address, held + 1);
-        }
-        Some(HealthPermit {
-            watches: self.clone(),
-            address,
-        })
-    }
-}
-
-impl Drop for HealthPermit {
-    fn drop(&mut self) {
-        let mut open = self.watches.open.lock().expect("not poisoned");
-        let (total, by_address) = &mut *open;
-        *total -= 1;
-        if let Some(address) = self.address
-            && let Some(n) = by_address.get_mut(&address)
-        {
-            *n -= 1;
-            if *n == 0 {
-                by_address.remove(&address);
-            }
-        }
-    }
-}
-
 /// Streams served by code that does not end them when the server stops.
 fn ends_on_stop(path: &str) -> bool {
-    path == HEALTH_WATCH || path.starts_with("/grpc.reflection.")
+    path == "/grpc.health.v1.Health/Watch" || path.starts_with("/grpc.reflection.")
 }
 
 /// See the module's header.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ConnectionLayer {
-    health: Arc<HealthWatches>,
+    addresses: Arc<AddressPolicy>,
+    unauthenticated: Arc<Unauthenticated>,
+    auth: Authenticator,
     stopping: watch::Receiver<bool>,
 }
 
 impl ConnectionLayer {
-    /// `stopping` becomes true when the server stops.
-    pub fn new(limits: &Limits, stopping: watch::Receiver<bool>) -> ConnectionLayer {
+    /// `stopping` becomes true when the server stops; `auth` says which callers are known.
+    pub fn new(
+        limits: &Limits,
+        addresses: AddressPolicy,
+        auth: Authenticator,
+        stopping: watch::Receiver<bool>,
+    ) -> ConnectionLayer {
         ConnectionLayer {
-            health: Arc::new(HealthWatches {
-                per_address: limits.health_watches_per_address,
-                total_cap: limits.health_watches,
-                ..HealthWatches::default()
-            }),
+            addresses: Arc::new(addresses),
+            unauthenticated: Unauthenticated::new(limits),
+            auth,
             stopping,
         }
     }
@@ -118,17 +71,15 @@ impl<S> Layer<S> for ConnectionLayer {
     fn layer(&self, inner: S) -> ConnectionService<S> {
         ConnectionService {
             inner,
-            health: self.health.clone(),
-            stopping: self.stopping.clone(),
+            layer: self.clone(),
         }
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ConnectionService<S> {
     inner: S,
-    health: Arc<HealthWatches>,
-    stopping: watch::Receiver<bool>,
+    layer: ConnectionLayer,
 }
 
 type BoxFuture<T, E> = Pin<Box<dyn Future<Output = Result<T, E>> + Send>>;
@@ -150,23 +101,46 @@ where
 
     fn call(&mut self, mut request: http::Request<B>) -> Self::Future {
         let info = request.extensions().get::<ConnectionInfo>().cloned();
-        let address = info
+        let peer = info
             .as_ref()
             .and_then(|i| i.tcp.remote_addr)
             .map(|a| a.ip());
-        let health = if request.uri().path() == HEALTH_WATCH {
-            match self.health.admit(address) {
-                Some(permit) => Some(permit),
-                None => {
-                    let refused = crate::error::health_watches_exhausted();
-                    return Box::pin(async move { Ok(refused.into_http()) });
+        let client = peer.map(|peer| self.layer.addresses.client(peer, request.headers()));
+        if let Some(client) = client {
+            request.extensions_mut().insert(ClientAddr(client));
+        }
+        // A caller the service knows holds nothing here; any other is counted until `auth`
+        // learns who it is, or for as long as its call lasts.
+        let release = match self.layer.auth.known(request.headers()) {
+            Some(known) => {
+                request.extensions_mut().insert(known);
+                None
+            }
+            None => {
+                let connection = info
+                    .as_ref()
+                    .map(|i| i.state.unauthenticated.clone())
+                    .unwrap_or_default();
+                match self.layer.unauthenticated.admit(client, &connection) {
+                    Ok(permit) => {
+                        let release = Release::holding(permit);
+                        request.extensions_mut().insert(release.clone());
+                        Some(release)
+                    }
+                    Err(refusal) => {
+                        let (subject, limit) = refusal.subject(client);
+                        crate::logs::client_event(
+                            "unauthenticated_calls_refused",
+                            &format!("calls of callers not known yet refused ({subject})"),
+                        );
+                        let refused = crate::error::unauthenticated_calls_exhausted(subject, limit);
+                        return Box::pin(async move { Ok(refused.into_http()) });
+                    }
                 }
             }
-        } else {
-            None
         };
         let stop = ends_on_stop(request.uri().path()).then(|| {
-            let mut stopping = self.stopping.clone();
+            let mut stopping = self.layer.stopping.clone();
             Box::pin(async move {
                 // An error means the server is gone, which is also a stop.
                 let _ = stopping.wait_for(|s| *s).await;
@@ -187,7 +161,7 @@ where
                     stop,
                     stopped: false,
                     _call: call,
-                    _health: health,
+                    _unauthenticated: release,
                 })
             }))
         })
@@ -213,7 +187,7 @@ struct Tracked<B> {
     stop: Option<Stop>,
     stopped: bool,
     _call: Option<CallGuard>,
-    _health: Option<HealthPermit>,
+    _unauthenticated: Option<Release>,
 }
 
 impl<B> HttpBody for Tracked<B>
@@ -359,6 +333,10 @@ impl HttpBody for Checked {
                 if let Some(connection) = &self.connection {
                     connection.close("a request's message did not arrive in time");
                 }
+                crate::logs::client_event(
+                    "request_too_slow",
+                    "a request's message did not arrive in time: its connection was closed",
+                );
                 Poll::Ready(Some(Err(crate::error::request_too_slow(self.timeout))))
             }
         }
@@ -370,31 +348,5 @@ impl HttpBody for Checked {
 
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn health_watches_are_capped_per_address_and_in_all() {
-        let watches = Arc::new(HealthWatches {
-            per_address: 2,
-            total_cap: 3,
-            ..HealthWatches::default()
-        });
-        let (a, b, c): (IpAddr, IpAddr, IpAddr) = (
-            [10, 0, 0, 1].into(),
-            [10, 0, 0, 2].into(),
-            [10, 0, 0, 3].into(),
-        );
-        let first = watches.admit(Some(a)).unwrap();
-        let _second = watches.admit(Some(a)).unwrap();
-        assert!(watches.admit(Some(a)).is_none(), "two per address");
-        let _third = watches.admit(Some(b)).unwrap();
-        assert!(watches.admit(Some(c)).is_none(), "three in all");
-        drop(first);
-        assert!(watches.admit(Some(c)).is_some());
     }
 }

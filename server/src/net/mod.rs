@@ -1,13 +1,15 @@
 //! The transport's guards, so that no client can hold connections the others need:
 //!
-//! - [`accept`]: the accept loop. It caps connections per address and in all (a connection
-//!   over a cap is closed at once), sets `TCP_NODELAY`, and backs off (with a warning) when
-//!   accepting fails, e.g. when the process is out of file descriptors, instead of spinning.
+//! - [`accept`]: the accept loop. It caps connections per client address (IPv6 by prefix; a
+//!   trusted proxy's connections only by the total) and in all (a connection over a cap is
+//!   closed at once), sets `TCP_NODELAY`, and backs off (with a warning) when accepting
+//!   fails, e.g. when the process is out of file descriptors, instead of spinning.
 //! - [`conn`]: each accepted connection closes itself when it sends no request within the
 //!   handshake timeout, or stays without a call in flight for the idle timeout, or when a
 //!   request's message does not arrive in time.
-//! - [`layer`]: the tower layer that tells a connection of its calls, times request bodies,
-//!   and caps unauthenticated health watches.
+//! - [`layer`]: the tower layers that tell a connection of its calls, key each call by its
+//!   client ([`address`]: IPv6 by prefix, behind trusted proxies by the forwarded client),
+//!   cap what callers not known yet hold ([`unauthenticated`]) and time request bodies.
 //! - [`budget`]: the layer that tells each caller what it has left of its quota.
 //! - [`coalesce`]: a connection's writes gathered until a flush, which first lets the other
 //!   ready tasks run once, so that an action's messages to its streams leave together.
@@ -15,23 +17,26 @@
 //! [`raise_fd_limit`] lifts the process's soft file-descriptor limit to its hard one at
 //! start-up, so that the caps, not the kernel, decide how many clients fit.
 
+pub mod address;
 pub mod budget;
 pub mod coalesce;
 pub mod conn;
 pub mod layer;
+pub mod unauthenticated;
 
 use std::collections::HashMap;
 use std::io;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
 use crate::limits::Limits;
+use address::AddressPolicy;
 pub use conn::Guarded;
 
 /// Raises the soft limit on open files to the hard limit, and logs both.
@@ -74,6 +79,7 @@ impl ConnectionCounts {
         total_cap: u32,
         address_cap: u32,
     ) -> Option<ConnectionPermit> {
+        // `address_cap` 0 also means a trusted proxy, which carries many clients.
         let mut by_address = self.by_address.lock().expect("not poisoned");
         let held = by_address.get(&address).copied().unwrap_or(0);
         let total = self.total.load(Ordering::Relaxed);
@@ -125,14 +131,14 @@ fn is_exhaustion(error: &io::Error) -> bool {
 pub fn accept(
     listener: TcpListener,
     limits: &Limits,
+    addresses: &AddressPolicy,
     counts: Arc<ConnectionCounts>,
 ) -> ReceiverStream<Result<Guarded, io::Error>> {
     let (tx, rx) = mpsc::channel(64);
     let limits = limits.clone();
+    let addresses = addresses.clone();
     tokio::spawn(async move {
         let mut backoff = Duration::from_millis(5);
-        let mut refused_since_warning = 0u64;
-        let mut last_warning: Option<Instant> = None;
         loop {
             let accepted = tokio::select! {
                 () = tx.closed() => return,
@@ -154,22 +160,18 @@ pub fn accept(
                     continue;
                 }
             };
-            let Some(permit) = counts.admit(
-                peer.ip(),
-                limits.connections,
-                limits.connections_per_address,
-            ) else {
-                // Closed at once; a warning now and then says how many were.
-                refused_since_warning += 1;
-                if last_warning.is_none_or(|at| at.elapsed() > Duration::from_secs(10)) {
-                    tracing::warn!(
-                        from = %peer.ip(),
-                        refused = refused_since_warning,
-                        "connections over their cap were closed"
-                    );
-                    refused_since_warning = 0;
-                    last_warning = Some(Instant::now());
-                }
+            let per_address = if addresses.is_trusted(peer.ip()) {
+                0
+            } else {
+                limits.connections_per_address
+            };
+            let Some(permit) =
+                counts.admit(addresses.key(peer.ip()), limits.connections, per_address)
+            else {
+                crate::logs::client_event(
+                    "connection_refused",
+                    &format!("a connection over its cap was closed (from {})", peer.ip()),
+                );
                 drop(socket);
                 continue;
             };
@@ -197,7 +199,12 @@ mod tests {
     async fn accepted_sockets_send_small_writes_at_once() {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let mut accepted = accept(listener, &Limits::default(), Arc::default());
+        let mut accepted = accept(
+            listener,
+            &Limits::default(),
+            &AddressPolicy::default(),
+            Arc::default(),
+        );
         let _client = tokio::net::TcpStream::connect(addr).await.unwrap();
         let socket = accepted.next().await.unwrap().unwrap();
         assert!(
@@ -215,7 +222,7 @@ mod tests {
             connections_per_address: 2,
             ..Limits::default()
         };
-        let mut accepted = accept(listener, &limits, counts.clone());
+        let mut accepted = accept(listener, &limits, &AddressPolicy::default(), counts.clone());
         let mut clients = Vec::new();
         for _ in 0..3 {
             clients.push(tokio::net::TcpStream::connect(addr).await.unwrap());

@@ -10,25 +10,12 @@ use crate::auth::{self, Caller};
 use crate::domain::{GameRecord, PlayerInfo, Visibility, now_micros};
 use crate::error::ApiError;
 use crate::store::{GameQuery, NewPlayer};
+use crate::text;
 use crate::wire;
 
-/// The longest display name a request may carry, in bytes, before it is normalised (the
-/// normalised name holds at most 32 characters).
-const MAX_NAME_BYTES: usize = 512;
-
-/// The longest description a request may carry, in bytes, before it is normalised (the
-/// normalised description holds at most 200 characters).
-const MAX_DESCRIPTION_BYTES: usize = 2048;
-
-/// A description as the server keeps it, or INVALID_ARGUMENT naming the field.
-fn checked_description(raw: &str) -> Result<String, ApiError> {
-    let invalid = |problem: String| ApiError::invalid("description", problem);
-    if raw.len() > MAX_DESCRIPTION_BYTES {
-        return Err(invalid(
-            crate::domain::NameError::DescriptionLength.to_string(),
-        ));
-    }
-    crate::domain::description(raw).map_err(|e| invalid(e.to_string()))
+/// A free-text field as the server keeps it, or INVALID_ARGUMENT naming the field.
+fn checked_text(field: &text::TextField, raw: &str) -> Result<String, ApiError> {
+    text::checked(field, raw).map_err(|e| ApiError::invalid(field.field, e.to_string()))
 }
 
 /// The most statuses a listing may ask for: each status once.
@@ -49,7 +36,7 @@ impl GameService {
         request: Request<v1::UpdateProfileRequest>,
     ) -> Result<v1::UpdateProfileResponse, ApiError> {
         let player = caller(&self.auth, &request).await?;
-        let description = checked_description(&request.get_ref().description)?;
+        let description = checked_text(&text::DESCRIPTION, &request.get_ref().description)?;
         if !self.store.set_description(&player.id, &description).await? {
             return Err(ApiError::Unauthenticated("unknown API token"));
         }
@@ -63,15 +50,8 @@ impl GameService {
     ) -> Result<v1::RegisterResponse, ApiError> {
         self.auth.registration(&request).await?;
         let request = request.into_inner();
-        if request.display_name.len() > MAX_NAME_BYTES {
-            return Err(ApiError::invalid(
-                "display_name",
-                format!("1 to {} characters", crate::domain::MAX_NAME_CHARS),
-            ));
-        }
-        let display_name = crate::domain::display_name(&request.display_name)
-            .map_err(|e| ApiError::invalid("display_name", e.to_string()))?;
-        let description = checked_description(&request.description)?;
+        let display_name = checked_text(&text::DISPLAY_NAME, &request.display_name)?;
+        let description = checked_text(&text::DESCRIPTION, &request.description)?;
         let player = PlayerInfo {
             id: uuid::Uuid::new_v4().to_string(),
             display_name,

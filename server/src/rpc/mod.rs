@@ -51,11 +51,18 @@ async fn reply<T>(result: Result<T, ApiError>) -> RpcResult<T> {
             Ok(Response::new(answer))
         }
         Err(error) => {
-            if matches!(
-                error,
-                ApiError::Game(GameError::Limit { .. } | GameError::AlreadyQueued { .. })
-            ) {
-                tokio::time::sleep(LIMIT_PAUSE).await;
+            match &error {
+                ApiError::Game(GameError::Limit { kind, subject, .. }) => {
+                    crate::logs::client_event(
+                        kind.reason(),
+                        &format!("a call past a limit was refused ({subject})"),
+                    );
+                    tokio::time::sleep(LIMIT_PAUSE).await;
+                }
+                ApiError::Game(GameError::AlreadyQueued { .. }) => {
+                    tokio::time::sleep(LIMIT_PAUSE).await;
+                }
+                _ => {}
             }
             let status = Status::from(error);
             tracing::debug!(code = ?status.code(), message = status.message(), "refused");

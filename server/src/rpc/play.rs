@@ -7,8 +7,8 @@ use theboss::v1;
 use tonic::Request;
 
 use super::{GameService, caller, checked_id, viewer};
-use crate::auth::Caller;
 use crate::actor::Submit;
+use crate::auth::Caller;
 use crate::domain::GameRecord;
 use crate::error::ApiError;
 use crate::game_error::GameError;

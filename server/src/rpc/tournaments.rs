@@ -11,20 +11,9 @@ use crate::error::ApiError;
 use crate::ladder::tournaments::TournamentSpec;
 use crate::wire;
 
-/// The longest tournament name, in characters.
-const MAX_NAME_CHARS: usize = 60;
-
 fn spec(request: v1::CreateTournamentRequest) -> Result<TournamentSpec, ApiError> {
-    let name = request.name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-        return Err(ApiError::invalid(
-            "name",
-            format!("1 to {MAX_NAME_CHARS} characters"),
-        ));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(ApiError::invalid("name", "no control characters"));
-    }
+    let name = crate::text::checked(&crate::text::TOURNAMENT_NAME, &request.name)
+        .map_err(|e| ApiError::invalid("name", e.to_string()))?;
     let format = match v1::TournamentFormat::try_from(request.format) {
         Ok(v1::TournamentFormat::RoundRobin) => Format::RoundRobin,
         Ok(v1::TournamentFormat::Gauntlet) => Format::Gauntlet,
@@ -71,7 +60,7 @@ fn spec(request: v1::CreateTournamentRequest) -> Result<TournamentSpec, ApiError
         }
     };
     Ok(TournamentSpec {
-        name: name.to_string(),
+        name,
         format,
         players,
         sets_per_pair,

@@ -1,13 +1,13 @@
 //! `WatchGame`: a stream of a game as the caller may see it (see `watch`), within the limits
-//! on open streams (per player, and spectators per game), and for a table of a duplicate set
-//! still being played, only for its own players.
+//! on open streams (per player, and spectators per game; an anonymous spectator's stream is
+//! held among its address's unauthenticated calls), and for a table of a duplicate set still
+//! being played, only for its own players.
 
 use theboss::v1;
 use tonic::Request;
 
 use super::play::may_look_on;
 use super::{GameService, checked_id, viewer};
-use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::game_error::GameError;
 use crate::watch::{self, WatchOptions, WatchStream};
@@ -19,14 +19,6 @@ impl GameService {
         request: Request<v1::WatchGameRequest>,
     ) -> Result<WatchStream, ApiError> {
         let caller = viewer(&self.auth, &request).await?;
-        // Nobody's streams are counted by address, as one spectator's.
-        let holder = match &caller {
-            Caller::Player(player) => player.id.clone(),
-            Caller::Anonymous => match request.remote_addr() {
-                Some(addr) => format!("peer:{}", addr.ip()),
-                None => "peer:unknown".to_string(),
-            },
-        };
         let request = request.into_inner();
         let views = wire::views_on_from_wire(request.update_views)?;
         let game_id = checked_id("game_id", &request.game_id)?;
@@ -41,7 +33,10 @@ impl GameService {
         };
         let seated = subscription.latest.state.seat_of(caller.id()).is_some();
         may_look_on(&*self.store, &subscription.latest.record, seated).await?;
-        let permit = self.streams.open(&holder, game_id, !seated)?;
+        // Nobody's streams are held among the unauthenticated calls of its address (`net`),
+        // a player's count against the player.
+        let holder = caller.player().map(|p| p.id.as_str());
+        let permit = self.streams.open(holder, game_id, !seated)?;
         Ok(watch::stream(
             game,
             caller.id().to_string(),

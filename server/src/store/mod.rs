@@ -68,7 +68,7 @@ pub enum StoreError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewPlayer {
     pub player: PlayerInfo,
-    /// What the player says it is (`domain::description`).
+    /// What the player says it is (`text::DESCRIPTION`).
     pub description: String,
     pub token_hash: String,
     pub created_at: i64,

@@ -32,7 +32,8 @@
 //   throttled call did nothing. Other reasons name a limit reached (QuotaFailure says whose;
 //   no RetryInfo: trying again changes nothing until the caller lets go of what it holds):
 //   TOO_MANY_STREAMS, TOO_MANY_SPECTATORS, TOO_MANY_OPEN_GAMES, TOO_MANY_HOUSE_GAMES,
-//   TOO_MANY_CHALLENGES, TOO_MANY_TOURNAMENTS.
+//   TOO_MANY_CHALLENGES, TOO_MANY_TOURNAMENTS; TOO_MANY_UNAUTHENTICATED_CALLS, which does come
+//   with RetryInfo (such calls end within seconds).
 //
 // Rate-limit metadata. Every response to a call that counts against a quota (above) tells
 // the caller what it has left of that quota, so that it can pace itself before it is
@@ -73,9 +74,13 @@
 // reconnect on their next call); the server pings quiet HTTP/2 connections [every 30 s] and
 // closes those that do not answer. Connections are capped per address [256] and in all
 // [10,000]; a connection carries at most [1,024] concurrent streams. Open WatchGame streams
-// are capped per player [64] and, for spectators, per game [256]; unauthenticated
-// grpc.health.v1.Health/Watch streams per address [8]; games a player created that have not
-// started [10]. A game that has not started within [1 hour] of its creation expires: it is
+// are capped per player [64] and, for spectators, per game [256]. Calls whose caller is not
+// known yet (no token, or a token not yet checked: health watches, reflection, anonymous
+// spectators' streams, requests whose message has not arrived) held open at once are capped
+// per connection [32], per client address [128] and in all [4,096], whatever the method:
+// RESOURCE_EXHAUSTED TOO_MANY_UNAUTHENTICATED_CALLS, with RetryInfo. A client address is an
+// IPv4 address or an IPv6 /64 (behind the operator's trusted proxies, the client it forwards).
+// Games a player created that have not started [10]. A game that has not started within [1 hour] of its creation expires: it is
 // aborted ("expired"). LadderService: Offers streams per player [4, fixed]; challenges of one
 // player waiting for answers [8, fixed]; unfinished tournaments one player created [2,
 // fixed], entrants of one tournament [32 at most].
