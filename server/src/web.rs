@@ -91,11 +91,23 @@ pub fn site(dir: Option<&Path>) -> axum::Router {
         }));
     };
     let index = ServeFile::new(dir.join("index.html"));
+    // Only an asset that exists is kept for a year: a name the build has not made yet (a
+    // page of the next version asking an old server, a mistyped link) must be asked again,
+    // not remembered as missing for a year.
     let assets = axum::Router::new()
         .fallback_service(get_service(ServeDir::new(dir.join("assets"))))
         .layer(SetResponseHeaderLayer::overriding(
             http::header::CACHE_CONTROL,
-            HeaderValue::from_static("public, max-age=31536000, immutable"),
+            |response: &http::Response<axum::body::Body>| {
+                let status = response.status();
+                Some(HeaderValue::from_static(
+                    if status.is_success() || status == http::StatusCode::NOT_MODIFIED {
+                        "public, max-age=31536000, immutable"
+                    } else {
+                        "no-store"
+                    },
+                ))
+            },
         ));
     let pages = axum::Router::new()
         .nest("/assets", assets)
@@ -183,5 +195,46 @@ where
             };
             Ok(response.map(tonic::body::Body::new))
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tower::ServiceExt;
+
+    /// `Cache-Control` of `GET path` from the site of `dir`.
+    async fn cache_control(dir: &std::path::Path, path: &str) -> (http::StatusCode, String) {
+        let response = super::site(Some(dir))
+            .oneshot(
+                http::Request::get(path)
+                    .body(axum::body::Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        let header = response
+            .headers()
+            .get(http::header::CACHE_CONTROL)
+            .map(|v| v.to_str().unwrap().to_string())
+            .unwrap_or_default();
+        (response.status(), header)
+    }
+
+    #[tokio::test]
+    async fn only_assets_that_exist_are_kept_a_year() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("assets")).unwrap();
+        std::fs::write(dir.path().join("index.html"), "<!doctype html>").unwrap();
+        std::fs::write(dir.path().join("assets/app-0123.js"), "1").unwrap();
+
+        let (status, cache) = cache_control(dir.path(), "/assets/app-0123.js").await;
+        assert_eq!(status, http::StatusCode::OK);
+        assert_eq!(cache, "public, max-age=31536000, immutable");
+        // A missing asset was once cached for a year as immutable too.
+        let (status, cache) = cache_control(dir.path(), "/assets/app-missing.js").await;
+        assert_eq!(status, http::StatusCode::NOT_FOUND);
+        assert_eq!(cache, "no-store");
+        let (_, cache) = cache_control(dir.path(), "/").await;
+        assert_eq!(cache, "no-cache");
     }
 }

@@ -1,15 +1,21 @@
-// The reference front end: one page, routed by the URL's fragment (`#/`, `#/game/ID`,
-// `#/replay/ID`, `#/ladder`, `#/player/ID`), so the server serves one document and every
-// link can be shared. Each page is a function that fills `#page` and returns how to stop it.
+/**
+ * The reference front end: one page, routed by the URL's fragment (`#/`, `#/game/ID`,
+ * `#/replay/ID`, `#/ladder`, `#/player/ID`), so the server serves one document and every
+ * link can be shared; the header says who plays here (a link to their player page and their
+ * account) and opens the rules.
+ *
+ * @module
+ */
 
+import { accountDialog } from "./account.js";
 import { fill, h } from "./dom.js";
-import { lobbyPage } from "./lobby.js";
-import { tablePage } from "./table.js";
-import { replayPage } from "./replay.js";
 import { ladderPage, playerPage } from "./ladder.js";
-import { forget, player } from "./state.js";
-
-export type Stop = () => void;
+import { lobbyPage } from "./lobby.js";
+import type { Stop } from "./page.js";
+import { replayPage } from "./replay.js";
+import { rulesDialog } from "./rules.js";
+import { player } from "./state.js";
+import { tablePage } from "./table.js";
 
 const root = document.getElementById("page") as HTMLElement;
 let stopPage: Stop | undefined;
@@ -19,9 +25,18 @@ function showWho(): void {
   const p = player();
   fill(
     who,
+    h("button", { class: "link", "data-testid": "rules-open", onclick: rulesDialog }, "Rules"),
+    " · ",
     p
-      ? h("span", {}, `Playing as ${p.name} `, h("button", { class: "link", onclick: () => { forget(); route(); } }, "sign out"))
-      : "Not signed in",
+      ? h(
+          "span",
+          {},
+          "Playing as ",
+          h("a", { href: `#/player/${p.playerId}`, "data-testid": "me" }, p.name),
+          " · ",
+          h("button", { class: "link", "data-testid": "account-open", onclick: () => accountDialog(route) }, "account"),
+        )
+      : h("span", {}, "Watching · ", h("a", { href: "#/", "data-testid": "register-link" }, "register to play")),
   );
 }
 

@@ -1,32 +1,50 @@
-// A game followed through `WatchGame`, resumed with `after_seq` after any drop: the stream
-// failed (a server restart, a lost connection) or went silent for longer than the server's
-// keep-alive period. The caller sees a snapshot first, then every update once, in order,
-// whatever happened underneath; the game's end (a finished view, or the stream's end) ends
-// the feed.
+/**
+ * A game followed through `WatchGame`, resumed with `after_seq` after any drop: the stream
+ * failed (a server restart, a lost connection) or went silent for longer than the server's
+ * keep-alive period. The caller sees a snapshot first (unless it resumes from a seq it
+ * holds), then every update once, in order, whatever happened underneath; the game's end (a
+ * finished view, or the stream's end) ends the feed.
+ *
+ * @module
+ */
 
-import { backoffMs, isFinal } from "./errors.js";
-import type { Session } from "./session.js";
-import { UpdateViews, type GameUpdate } from "./gen/theboss/v1/game_service_pb.js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+
+import { backoffMs as defaultBackoff, isFinal } from "./errors.js";
+import { UpdateViews, type GameUpdate, type WatchGameRequestSchema, type WatchGameResponse } from "./gen/theboss/v1/game_service_pb.js";
 import { GameStatus, type GameView } from "./gen/theboss/v1/model_pb.js";
 
+/** What {@link follow} yields. */
 export type FeedItem =
   | { kind: "snapshot"; view: GameView }
   | { kind: "update"; update: GameUpdate }
-  /// The stream dropped and is being resumed (the page may say so).
+  /** The stream dropped and is being resumed (the page may say so). */
   | { kind: "reconnecting"; error: unknown };
 
-export interface FollowOptions {
-  signal?: AbortSignal;
-  /// Resume after this seq instead of starting with a snapshot.
-  afterSeq?: bigint;
-  /// A stream silent this long is taken for dead (the server sends keep-alives every 15 s).
-  silenceMs?: number;
-  /// Which updates carry views (default: the last one of each action).
-  updateViews?: UpdateViews;
+/** Where a feed opens its streams: a `Session`, or anything that calls `WatchGame`. */
+export interface WatchSource {
+  watch(request: MessageInitShape<typeof WatchGameRequestSchema>, signal: AbortSignal): AsyncIterable<WatchGameResponse>;
 }
 
-export async function* follow(session: Session, gameId: string, options: FollowOptions = {}): AsyncGenerator<FeedItem> {
+/** How to follow a game. */
+export interface FollowOptions {
+  signal?: AbortSignal;
+  /** Resume after this seq instead of starting with a snapshot. */
+  afterSeq?: bigint;
+  /** A stream silent this long is taken for dead (the server sends keep-alives every 15 s). */
+  silenceMs?: number;
+  /** Which updates carry views (default: the last one of each action). */
+  updateViews?: UpdateViews;
+  /** The wait before reconnecting after `failures` failures in a row. */
+  backoffMs?: (failures: number) => number;
+}
+
+/**
+ * Follows one game until it ends, the signal aborts, or an error no retry can mend (thrown).
+ */
+export async function* follow(source: WatchSource, gameId: string, options: FollowOptions = {}): AsyncGenerator<FeedItem> {
   const silenceMs = options.silenceMs ?? 40_000;
+  const backoff = options.backoffMs ?? defaultBackoff;
   let afterSeq = options.afterSeq;
   let failures = 0;
   while (!options.signal?.aborted) {
@@ -40,10 +58,7 @@ export async function* follow(session: Session, gameId: string, options: FollowO
     };
     try {
       quiet();
-      const stream = session.service.games.watchGame(
-        { gameId, afterSeq, updateViews: options.updateViews ?? UpdateViews.ACTION_COMPLETE },
-        session.options({ signal: attempt.signal }),
-      );
+      const stream = source.watch({ gameId, afterSeq, updateViews: options.updateViews ?? UpdateViews.ACTION_COMPLETE }, attempt.signal);
       for await (const message of stream) {
         quiet();
         failures = 0;
@@ -77,7 +92,7 @@ export async function* follow(session: Session, gameId: string, options: FollowO
       if (isFinal(error)) throw error;
       failures += 1;
       yield { kind: "reconnecting", error };
-      await new Promise((resolve) => setTimeout(resolve, backoffMs(failures)));
+      await new Promise((resolve) => setTimeout(resolve, backoff(failures)));
     } finally {
       clearTimeout(silence);
       options.signal?.removeEventListener("abort", stop);
@@ -85,6 +100,7 @@ export async function* follow(session: Session, gameId: string, options: FollowO
   }
 }
 
-function isOver(view: GameView): boolean {
+/** Whether a view is of a game that is over (finished or aborted). */
+export function isOver(view: GameView): boolean {
   return view.status === GameStatus.FINISHED || view.status === GameStatus.ABORTED;
 }

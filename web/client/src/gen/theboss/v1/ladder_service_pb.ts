@@ -791,7 +791,8 @@ export const OffersResponseSchema: GenMessage<OffersResponse> = /*@__PURE__*/
  */
 export type CreateTournamentRequest = Message<"theboss.v1.CreateTournamentRequest"> & {
   /**
-   * 1 to 60 characters.
+   * Checked as `RegisterRequest.display_name` is (trimmed, normalised, no invisible,
+   * control or direction-changing character), then 1 to 60 characters.
    *
    * @generated from field: string name = 1;
    */
