@@ -118,6 +118,11 @@ pub struct Config {
     /// thinks); more wait their turn.
     #[arg(long, default_value_t = crate::house::HouseOptions::default().threads as u64, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub house_bot_threads: u64,
+    /// Tables with house bots whose bots thought in the last two minutes that each house-bot
+    /// thread is taken to serve: a new table past `threads × this` is refused (with how long
+    /// to wait) rather than every table slowed. 0: no admission control.
+    #[arg(long, default_value_t = crate::house::HouseOptions::default().tables_per_thread as u64)]
+    pub house_bot_tables_per_thread: u64,
     /// Origins (e.g. `https://play.example.com`) whose pages may call the service with
     /// gRPC-Web, comma-separated; unset: any origin (tokens are sent as headers, never as
     /// cookies, so another origin's page cannot act for a player without its token).
@@ -172,6 +177,11 @@ impl Config {
                 house: crate::house::HouseOptions {
                     think: Duration::from_millis(self.house_bot_think_ms),
                     threads: usize::try_from(self.house_bot_threads).unwrap_or(1),
+                    tables_per_thread: usize::try_from(self.house_bot_tables_per_thread)
+                        .unwrap_or(usize::MAX),
+                    tables_per_address: usize::try_from(l.max_house_tables_per_address)
+                        .unwrap_or(usize::MAX),
+                    ..crate::house::HouseOptions::default()
                 },
                 ..defaults.actor
             },
@@ -263,6 +273,10 @@ pub struct LimitArgs {
     /// Unfinished games with house bots one player may sit at (at most 100).
     #[arg(long, default_value_t = crate::Limits::default().house_games_per_player, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub max_house_games_per_player: u32,
+    /// Tables with house bots created from one client address whose bots thought in the
+    /// last two minutes (0: no limit): a new one past it is refused, with how long to wait.
+    #[arg(long, default_value_t = crate::house::HouseOptions::default().tables_per_address as u32)]
+    pub max_house_tables_per_address: u32,
     /// Unfinished games (open or running) one player may have created or sit at, checked
     /// when it creates or joins one.
     #[arg(long, default_value_t = crate::Limits::default().unfinished_games_per_player)]

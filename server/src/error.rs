@@ -134,6 +134,12 @@ impl From<GameError> for Status {
                 None,
                 kind.reason(),
             ),
+            GameError::Busy {
+                reason,
+                subject,
+                what,
+                retry_after,
+            } => exhausted(message, subject, what, Some(retry_after), reason),
             GameError::Store(StoreError::Conflict { .. }) => {
                 with_reason(Code::Aborted, message, "CONCURRENT_WRITE")
             }

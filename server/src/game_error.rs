@@ -61,6 +61,15 @@ impl LimitKind {
 
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
+    /// The server cannot take this on now (its house bots' thinking is fully committed):
+    /// RESOURCE_EXHAUSTED with how long to wait.
+    #[error("{what} ({subject}): try again in {} s", retry_after.as_secs().max(1))]
+    Busy {
+        reason: &'static str,
+        subject: String,
+        what: String,
+        retry_after: std::time::Duration,
+    },
     /// The request is malformed: `field` names what is wrong with it.
     #[error("{field}: {problem}")]
     Invalid { field: String, problem: String },

@@ -28,6 +28,7 @@ use crate::actor::{self, ActorOptions, Context, GameHandle, Role};
 use crate::cluster::{Cluster, Directory};
 use crate::domain::{GameRecord, PlayerInfo, now_micros};
 use crate::game_error::{GameError, LimitKind};
+use crate::house::Principal;
 use crate::limits::Limits;
 use crate::store::cluster::{Ownership, Replica};
 use crate::store::{AtCap, PlayerCaps, Store, StoreError, StoredAction, StoredGame};
@@ -273,7 +274,44 @@ impl Games {
     /// bots as allowed (created or sat at: a table with house bots starts as soon as its
     /// creator joins, so the cap on tables waiting does not bound these), checked with the
     /// write, so that calls at once cannot pass it together.
+    ///
+    /// Its bots think for the client address that created it (`address`, fair shares
+    /// between addresses, see `house::scheduler`); it is admitted only while the house bots'
+    /// thinking has room for one more table, for the server and for that address.
     pub async fn create_with_house(
+        &self,
+        record: GameRecord,
+        bots: Vec<PlayerInfo>,
+        address: Option<std::net::IpAddr>,
+    ) -> Result<GameHandle, GameError> {
+        let principal = Principal {
+            address,
+            player: record.created_by.clone(),
+        };
+        if let Err(busy) = self.context.house.admit(&record.id, &principal) {
+            crate::logs::client_event(
+                "house_bots_busy",
+                &format!(
+                    "a table with house bots was refused: no room ({})",
+                    busy.subject
+                ),
+            );
+            return Err(GameError::Busy {
+                reason: LimitKind::HouseCapacity.reason(),
+                subject: busy.subject,
+                what: format!("at most {} {}", busy.limit, LimitKind::HouseCapacity.what()),
+                retry_after: busy.retry_after,
+            });
+        }
+        let id = record.id.clone();
+        let created = self.seat_house(record, bots).await;
+        if created.is_err() {
+            self.context.house.forget(&id);
+        }
+        created
+    }
+
+    async fn seat_house(
         &self,
         record: GameRecord,
         bots: Vec<PlayerInfo>,

@@ -37,10 +37,21 @@ fn refusal(error: &theboss_client::ClientError) -> (Code, String) {
 /// together.
 #[tokio::test]
 async fn tables_of_house_bots_are_capped_at_creation_and_at_joining() {
-    let server = TestServer::sqlite_with(with_limits(Limits {
-        house_games_per_player: 3,
-        ..Limits::default()
-    }))
+    // The house bots' admission is another test's: here it admits every table.
+    let server = TestServer::sqlite_with(Options {
+        actor: theboss_server::ActorOptions {
+            house: theboss_server::house::HouseOptions {
+                tables_per_thread: 0,
+                tables_per_address: 0,
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+        ..with_limits(Limits {
+            house_games_per_player: 3,
+            ..Limits::default()
+        })
+    })
     .await;
     let a = player(&server, "A").await;
     let mut created = Vec::new();
@@ -140,5 +151,65 @@ async fn unfinished_games_are_capped_per_player_running_or_not() {
     a.create_game(settings(2), None)
         .await
         .expect("a game that ended frees its place");
+    server.stop().await;
+}
+
+/// The house bots' thinking is a budget: while the tables it serves fill it, a new table is
+/// refused with how long to wait, whoever asks, rather than every admitted table slowed; and
+/// one address's accounts together hold at most their address's share of tables.
+#[tokio::test]
+async fn tables_of_house_bots_are_admitted_while_their_thinking_has_room() {
+    use theboss_server::ActorOptions;
+    use theboss_server::house::HouseOptions;
+    use tonic_types::StatusExt;
+    let server = TestServer::sqlite_with(Options {
+        actor: ActorOptions {
+            house: HouseOptions {
+                threads: 1,
+                tables_per_thread: 3,
+                tables_per_address: 2,
+                ..HouseOptions::default()
+            },
+            ..ActorOptions::default()
+        },
+        ..Options::default()
+    })
+    .await;
+    let accounts = [
+        player(&server, "A").await,
+        player(&server, "B").await,
+        player(&server, "C").await,
+    ];
+    accounts[0].create_game_with(house_table(2)).await.unwrap();
+    accounts[1].create_game_with(house_table(2)).await.unwrap();
+    // The raw call: the client library would wait as RetryInfo says, and try again.
+    let refused = accounts[2]
+        .game_client()
+        .create_game(accounts[2].request(house_table(2)))
+        .await
+        .unwrap_err();
+    let status = &refused;
+    assert_eq!(
+        (status.code(), reason(status).as_str()),
+        (Code::ResourceExhausted, "HOUSE_BOTS_BUSY")
+    );
+    assert_eq!(
+        status.get_details_quota_failure().unwrap().violations[0].subject,
+        "peer:127.0.0.1",
+        "three accounts, one address"
+    );
+    assert!(
+        status.get_details_retry_info().is_some(),
+        "how long to wait"
+    );
+    // Nothing was created for the refusal.
+    let mine = accounts[2]
+        .list_games(v1::ListGamesRequest {
+            mine: true,
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert!(mine.games.is_empty());
     server.stop().await;
 }

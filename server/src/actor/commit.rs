@@ -6,7 +6,7 @@
 use theboss_engine::Seat;
 
 use super::{Actor, Committed, Role};
-use crate::domain::{Status, now_micros};
+use crate::domain::{PlayerInfo, Status, now_micros};
 use crate::game_error::GameError;
 use crate::rating;
 use crate::store::{Effects, PlayerCaps, RatingJob, StoreError, StoredAction};
@@ -94,6 +94,10 @@ impl Actor {
             .count();
         let forfeited = next.forfeited.iter().filter(|f| **f).count();
         crate::metrics::action_committed(timed_out, forfeited.saturating_sub(was_forfeited));
+        // A table that ended no longer takes a place among the house bots' tables.
+        if next.status.is_over() && next.seats.iter().flatten().any(PlayerInfo::is_house_bot) {
+            self.house.forget(&self.record.id);
+        }
         Ok(self.push(stored, events, next))
     }
 

@@ -100,7 +100,7 @@ impl Context {
     ) -> Context {
         Context {
             store,
-            house: Arc::new(Thinkers::new(options.house.clone())),
+            house: Thinkers::new(options.house.clone()),
             options,
             cluster,
         }
@@ -495,12 +495,13 @@ impl Actor {
         let view = house::view_of(game, seat);
         let seed = house::seed_of(&self.record.id, actions as u64);
         let thinkers = self.house.clone();
-        let creator = self.record.created_by.clone();
+        let game_id = self.record.id.clone();
+        let principal = thinkers.principal_of(&game_id, &self.record.created_by);
         let player_id = player.id.clone();
         let house = house.clone();
         tokio::spawn(
             async move {
-                let turn = thinkers.think(&creator, kind, view, seed).await;
+                let turn = thinkers.think(&game_id, &principal, kind, view, seed).await;
                 let _ = house
                     .send(HouseTurn {
                         actions,

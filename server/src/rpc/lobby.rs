@@ -79,6 +79,7 @@ impl GameService {
         request: Request<v1::CreateGameRequest>,
     ) -> Result<v1::CreateGameResponse, ApiError> {
         let player = caller(&self.auth, &request).await?;
+        let address = crate::net::address::ClientAddr::of(request.extensions());
         let request = request.into_inner();
         let settings = wire::settings_from_wire(request.settings.as_ref())?;
         // Whoever chose a seed may know every deal: such a game is for tests and replays,
@@ -122,7 +123,9 @@ impl GameService {
         } else {
             // The house bots take the last seats: the creator's JoinGame takes the first free
             // one.
-            self.games.create_with_house(record, house_players).await?;
+            self.games
+                .create_with_house(record, house_players, address)
+                .await?;
         }
         Ok(v1::CreateGameResponse { game_id })
     }

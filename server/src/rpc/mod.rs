@@ -59,7 +59,7 @@ async fn reply<T>(result: Result<T, ApiError>) -> RpcResult<T> {
                     );
                     tokio::time::sleep(LIMIT_PAUSE).await;
                 }
-                ApiError::Game(GameError::AlreadyQueued { .. }) => {
+                ApiError::Game(GameError::AlreadyQueued { .. } | GameError::Busy { .. }) => {
                     tokio::time::sleep(LIMIT_PAUSE).await;
                 }
                 _ => {}

@@ -8,20 +8,20 @@
 //! so a house bot cannot use hidden information even by mistake; its turn is then committed
 //! through the same rules as anyone's, and its clock runs as anyone's does.
 //!
-//! Thinking costs CPU, so it is bounded twice: at most [`HouseOptions::threads`] turns are
-//! thought at once on a replica, and the house bots of one creator's games think one at a
-//! time, so a player who opens many such tables cannot hold the others' bots up.
+//! Thinking costs CPU: [`scheduler`] shares the replica's thinking fairly between the
+//! addresses (and the players behind each) whose tables wait for it, bounds what one address
+//! holds, and admits a new table only while there is room for it.
+
+pub mod scheduler;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use theboss_bots::StrategyKind;
-use theboss_bots::ismcts::{Budget, Ismcts};
-use theboss_engine::{Game, Seat, Turn, View, Viewer};
-use tokio::sync::Semaphore;
+use theboss_engine::{Game, Seat, View, Viewer};
 
 use crate::domain::{HOUSE_BOT_ID_PREFIX, PlayerInfo};
+pub use scheduler::{Busy, Principal, Thinkers};
 
 /// House bots of one strategy that one table can seat (a table has at most 4 seats, one of
 /// them a person's).
@@ -32,15 +32,32 @@ pub const PER_KIND: u8 = 3;
 pub struct HouseOptions {
     /// The search bot's time a turn (the others answer in microseconds).
     pub think: Duration,
-    /// Turns thought at once, at most.
+    /// Turns thought at once, at most (each holds a core while it thinks).
     pub threads: usize,
+    /// Turns of one client address waiting or being thought at once; past it a turn is the
+    /// seat's default turn.
+    pub thinks_per_address: usize,
+    /// Active tables (see `active_for`) each thread is taken to serve: new tables past
+    /// `threads × tables_per_thread` are refused until some stop (0: no admission control).
+    pub tables_per_thread: usize,
+    /// Active tables of one client address (0: no limit).
+    pub tables_per_address: usize,
+    /// A table is active while its bots thought within this long.
+    pub active_for: Duration,
 }
 
 impl Default for HouseOptions {
+    /// A table a person plays against three search bots takes about 0.3 s of a core each
+    /// time the person moves, seconds apart: a core serves a dozen such tables with room to
+    /// spare, and one whose person is a script takes a core's fair share, no more.
     fn default() -> HouseOptions {
         HouseOptions {
             think: Duration::from_millis(100),
             threads: 2,
+            thinks_per_address: 6,
+            tables_per_thread: 16,
+            tables_per_address: 6,
+            active_for: Duration::from_secs(120),
         }
     }
 }
@@ -111,81 +128,6 @@ pub fn seed_of(game_id: &str, seq: u64) -> u64 {
     hash
 }
 
-/// The thinking of every house bot on this replica.
-pub struct Thinkers {
-    options: HouseOptions,
-    threads: Semaphore,
-    /// One lock per creator with a house bot thinking or waiting to; dropped when unused.
-    creators: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-impl Thinkers {
-    pub fn new(options: HouseOptions) -> Thinkers {
-        Thinkers {
-            threads: Semaphore::new(options.threads.max(1)),
-            options,
-            creators: Mutex::default(),
-        }
-    }
-
-    /// The turn a house bot of `kind` plays from `view` (its seat's, with its legal turns),
-    /// once it is this creator's turn to think and a thread is free. None if the strategy
-    /// failed (it panicked): the caller plays the seat's default turn.
-    pub async fn think(
-        &self,
-        creator: &str,
-        kind: StrategyKind,
-        view: View,
-        seed: u64,
-    ) -> Option<Turn> {
-        let started = std::time::Instant::now();
-        let creator_lock = {
-            let mut creators = self.creators.lock().expect("not poisoned");
-            creators.entry(creator.to_string()).or_default().clone()
-        };
-        let turn = {
-            let _creator = creator_lock.lock().await;
-            let _thread = self.threads.acquire().await.ok()?;
-            let think = self.options.think;
-            let turn = tokio::task::spawn_blocking(move || {
-                let mut strategy = match kind {
-                    StrategyKind::Ismcts => Box::new(Ismcts::new(seed, Budget::time(think))),
-                    other => other.build(seed),
-                };
-                // The budget is the whole think time: no answer travels a network from here.
-                strategy.choose(&view, None)
-            })
-            .await;
-            crate::metrics::house_bot_thought(kind.name(), started.elapsed());
-            turn
-        };
-        drop(creator_lock);
-        {
-            let mut creators = self.creators.lock().expect("not poisoned");
-            // The map's own reference is the last: nobody of this creator waits.
-            if creators
-                .get(creator)
-                .is_some_and(|l| Arc::strong_count(l) == 1)
-            {
-                creators.remove(creator);
-            }
-        }
-        match turn {
-            Ok(turn) => Some(turn),
-            Err(error) => {
-                tracing::error!(%error, kind = kind.name(), "a house bot's strategy failed");
-                None
-            }
-        }
-    }
-
-    /// Creators with a house bot thinking or waiting to (for tests).
-    #[cfg(test)]
-    fn creators(&self) -> usize {
-        self.creators.lock().expect("not poisoned").len()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,28 +159,16 @@ mod tests {
         assert_eq!(mixed[1].display_name, "House ismcts 1");
     }
 
-    #[tokio::test]
-    async fn a_house_bot_plays_a_legal_turn_and_leaves_nothing_behind() {
-        let thinkers = Thinkers::new(HouseOptions {
-            think: Duration::from_millis(20),
-            threads: 1,
-        });
-        let game = Game::new(&GameConfig::new(3, 7)).unwrap();
-        let seat = game.to_move().unwrap();
-        for kind in StrategyKind::ALL {
-            let view = game.view(Viewer::Seat(seat));
-            let turn = thinkers.think("creator", kind, view, 1).await.unwrap();
-            assert!(game.is_legal(seat, &turn), "{kind}: {turn:?}");
-        }
-        assert_eq!(thinkers.creators(), 0);
-    }
-
     /// The re-deal test: whatever the cards a seat cannot see, a house bot is given the same
     /// view and plays the same turn. Every house turn of whole games is checked against
     /// several re-deals of what that seat does not know.
     #[tokio::test]
     async fn a_house_bot_plays_the_same_whatever_it_cannot_see() {
         let thinkers = Thinkers::new(HouseOptions::default());
+        let me = Principal {
+            address: None,
+            player: "c".into(),
+        };
         let mut changed = 0;
         for g in 0..6u64 {
             let players = 2 + (g % 3) as u8;
@@ -250,7 +180,10 @@ mod tests {
                 let kind = [StrategyKind::Heuristic, StrategyKind::Random][usize::from(seat) % 2];
                 let seed = seed_of("game", seq);
                 let view = view_of(&game, seat);
-                let turn = thinkers.think("c", kind, view.clone(), seed).await.unwrap();
+                let turn = thinkers
+                    .think("g", &me, kind, view.clone(), seed)
+                    .await
+                    .unwrap();
                 for _ in 0..3 {
                     let other = game.redeal_hidden(Viewer::Seat(seat), &mut rng);
                     if (0..players).any(|s| s != seat && other.hand(s) != game.hand(s)) {
@@ -258,7 +191,10 @@ mod tests {
                     }
                     let other_view = view_of(&other, seat);
                     assert_eq!(other_view, view, "game {g}, seq {seq}: the view changed");
-                    let again = thinkers.think("c", kind, other_view, seed).await.unwrap();
+                    let again = thinkers
+                        .think("g", &me, kind, other_view, seed)
+                        .await
+                        .unwrap();
                     assert_eq!(again, turn, "game {g}, seq {seq}: {kind} played otherwise");
                 }
                 game.apply(seat, &turn).unwrap();
@@ -268,36 +204,5 @@ mod tests {
             changed > 100,
             "the re-deals changed hidden cards only {changed} times"
         );
-    }
-
-    /// However many games one creator has, its house bots think one at a time: three turns
-    /// asked at once of a 40 ms search take at least 120 ms, with threads to spare.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn the_bots_of_one_creator_think_one_at_a_time() {
-        let thinkers = Arc::new(Thinkers::new(HouseOptions {
-            think: Duration::from_millis(40),
-            threads: 4,
-        }));
-        let game = Game::new(&GameConfig::new(4, 3)).unwrap();
-        let view = view_of(&game, game.to_move().unwrap());
-        let started = std::time::Instant::now();
-        let thinks = (0..3).map(|i| {
-            let thinkers = thinkers.clone();
-            let view = view.clone();
-            tokio::spawn(async move {
-                thinkers
-                    .think("one creator", StrategyKind::Ismcts, view, i)
-                    .await
-            })
-        });
-        for think in thinks.collect::<Vec<_>>() {
-            assert!(think.await.unwrap().is_some());
-        }
-        assert!(
-            started.elapsed() >= Duration::from_millis(120),
-            "{:?}",
-            started.elapsed()
-        );
-        assert_eq!(thinkers.creators(), 0);
     }
 }
