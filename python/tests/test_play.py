@@ -109,13 +109,14 @@ def test_only_the_newest_view_is_acted_on_and_nothing_after_a_forfeit(caplog: py
 
 
 def test_a_seat_too_slow_forfeits_and_play_says_so_without_asking_again(client: Client) -> None:
-    game_id, (slow, fast) = seat_players(client, 2, turn_time_limit_seconds=1)
+    # Two seconds a turn: the fast seat keeps well within it even on a busy machine.
+    game_id, (slow, fast) = seat_players(client, 2, turn_time_limit_seconds=2)
     calls: list[float] = []
     forfeited_at: list[float] = []
 
     def dawdle(seen: model_pb2.GameView) -> model_pb2.TurnAction:
         calls.append(time.monotonic())
-        time.sleep(1.3)  # longer than the turn's second
+        time.sleep(2.6)  # longer than a turn's two seconds
         return engine.view_turns(seen)[0]
 
     def note(item: FeedItem) -> None:

@@ -278,21 +278,26 @@ class AsyncSession:
         coroutine function."""
         feed = self.feed(game_id)
         player = Player(game_id)
-        async for item in feed:
-            if on_item is not None:
-                on_item(item)
-            view = feed.view
-            player.observe(item, view)
-            if view is None or not player.should_act(item, view, feed.pending()):
-                continue
-            chosen = choose(view)
-            turn = await chosen if inspect.isawaitable(chosen) else chosen
-            try:
-                await self.submit(game_id, view.seq, turn)
-            except Aborted:
-                player.refused_as_stale(view.seq)
-            else:
-                player.acted(view.seq)
+        try:
+            async for item in feed:
+                if on_item is not None:
+                    on_item(item)
+                view = feed.view
+                player.observe(item, view)
+                if view is None or not player.should_act(item, view, feed.pending()):
+                    continue
+                chosen = choose(view)
+                turn = await chosen if inspect.isawaitable(chosen) else chosen
+                try:
+                    await self.submit(game_id, view.seq, turn)
+                except Aborted:
+                    player.refused_as_stale(view.seq)
+                else:
+                    player.acted(view.seq)
+        finally:
+            # An async generator left by an exception is closed only when collected: the
+            # stream and its reader go now.
+            feed.close()
         return player.result(feed.view if feed.view is not None else await self.view(game_id))
 
     async def update_profile(self, description: str) -> str:
