@@ -1,10 +1,13 @@
-"""Regenerates ``theboss/v1/*_pb2*.py(i)`` from ``../proto`` with grpcio-tools.
+"""Regenerates ``src/theboss/v1/*_pb2*.py(i)`` from ``../proto`` with grpcio-tools.
 
     python generate_protos.py            # rewrite the generated modules
     python generate_protos.py --check    # fail if they differ from what proto/ gives (CI)
 
-The version of grpcio-tools is pinned in ``requirements-dev.txt``: the generated code names
-the protobuf and grpcio versions it needs, which ``pyproject.toml``'s dependencies match.
+Generated with the oldest grpcio-tools whose code runs on protobuf 5 (1.63.0, protobuf
+5.26.1, pinned in ``constraints-lowest.txt``), so that the package runs on every protobuf
+from 5.26.1 to 7.x and beside stacks pinned to older ones: the generated code names the
+oldest protobuf and grpcio it needs, which ``pyproject.toml``'s dependencies match. Newer
+grpcio-tools would write code that refuses older runtimes.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ def main() -> None:
     check = parser.parse_args().check
     with tempfile.TemporaryDirectory() as tmp:
         generated = generate(pathlib.Path(tmp))
-        target = HERE / "theboss" / "v1"
+        target = HERE / "src" / "theboss" / "v1"
         stale = []
         for path in generated:
             mine = target / path.name
@@ -55,8 +58,8 @@ def main() -> None:
         extra = {p.name for p in target.glob("*_pb2*")} - {p.name for p in generated}
         if check and (stale or extra):
             sys.exit(
-                f"python/theboss/v1 is stale ({', '.join(sorted(stale) + sorted(extra))}): "
-                "run `python python/generate_protos.py`"
+                f"python/src/theboss/v1 is stale ({', '.join(sorted(stale) + sorted(extra))}): "
+                "run `python python/generate_protos.py` with grpcio-tools of constraints-lowest.txt"
             )
         for name in extra if not check else ():
             (target / name).unlink()

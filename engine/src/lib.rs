@@ -33,6 +33,7 @@ pub mod event;
 pub mod game;
 pub mod hidden;
 pub mod legal;
+pub mod notation;
 pub mod player;
 pub mod resolve;
 pub mod rng;

@@ -1,11 +1,12 @@
-"""A ladder bot: registers, queues, plays, forever (or --games N). Each turn it looks one
-ply ahead: every legal turn tried on one world consistent with its view, the best kept."""
+"""A ladder bot: plays the ladder forever (or --games N) under one identity, kept from run to
+run where boss-bot keeps its own. Each turn it looks one ply ahead: every legal turn tried
+on one world consistent with its view, the best kept."""
 
 import argparse
 import random
 
 from theboss import engine
-from theboss.client import Client
+from theboss.client import Client, play_ladder
 from theboss.v1 import model_pb2
 
 
@@ -23,10 +24,12 @@ def evaluate(view: model_pb2.GameView, me: int) -> float:
 
 def choose(view: model_pb2.GameView) -> model_pb2.TurnAction:
     world = engine.determinize(view, random.getrandbits(63))
+
     def score(turn: model_pb2.TurnAction) -> float:
         trial = world.copy()
         trial.apply(turn)
         return evaluate(trial.view(view.viewer_seat), view.viewer_seat)
+
     return max(engine.view_turns(view), key=score)
 
 
@@ -34,19 +37,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--server", default="127.0.0.1:50051")
     parser.add_argument("--name", default="py-one-ply")
+    parser.add_argument("--token-file", help="where the identity is kept (default: boss-bot's)")
     parser.add_argument("--players", type=int, default=2, help="2, 3, 4 or 0 (any)")
     parser.add_argument("--games", type=int, default=0, help="stop after this many (0: never)")
     args = parser.parse_args()
     with Client(args.server) as client:
-        me = client.register(args.name, is_bot=True)
-        played = 0
-        while args.games == 0 or played < args.games:
-            for match in me.find_match(args.players):
-                final = me.play(match.game_id, choose)
-                played += 1
-                money = final.seats[match.seat].money
-                print(f"game {match.game_id} seat {match.seat} money {money} "
-                      f"winners {list(final.outcome.winners)}", flush=True)
+        me = client.login(args.name, token_file=args.token_file, description="one-ply, v2")
+        play_ladder(me, choose, players=args.players, games=args.games or None,
+                    on_result=lambda result: print(result, flush=True))
 
 
 if __name__ == "__main__":

@@ -2,9 +2,9 @@
 //!
 //! Turns, views, events and outcomes cross as `theboss.v1` messages (`TurnAction`,
 //! `GameView`, `GameEvent`, `Outcome`); the fast paths for playouts (`legal_count`,
-//! `apply_index`, action ids) cross as integers and build no message at all.
+//! `apply_index`, action ids) cross as integers and build no message at all. Every argument
+//! is read through `errors`, so a bad one raises the kit's own exception.
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use theboss::convert;
 use theboss::v1;
@@ -14,6 +14,17 @@ use crate::actions;
 use crate::errors;
 use crate::messages::{self, CARD, GAME_EVENT, GAME_VIEW, LOGGED_EVENT, OUTCOME, TURN_ACTION};
 
+/// One game of The Boss, played by the server's own engine: the same seed and the same turns
+/// give the same deals, views, events and scores as the service.
+///
+/// ``Game(players, seed, cities=None, rules_version=None)`` deals a new game: 2 to 4
+/// players, a seed (0 <= seed < 2**64), the cities as ``theboss.v1.City`` numbers (None: the
+/// rulebook's default set for that many players) and a rules version (None: the newest).
+/// A game the rules do not have raises ``theboss.errors.InvalidConfig``.
+///
+/// A broken rule raises ``theboss.errors.RuleViolation`` (its ``reason`` names the rule as the
+/// server's ``ErrorInfo.reason`` does) and leaves the game unchanged; a bad argument raises
+/// ``theboss.errors.InvalidArgument`` (``field`` names it) or ``WrongType``.
 #[pyclass(module = "theboss._engine", name = "Game")]
 #[derive(Clone)]
 pub struct PyGame {
@@ -31,26 +42,39 @@ impl PyGame {
         }
     }
 
+    /// A game and its log (a replayed record).
+    pub fn from_parts(game: engine::Game, log: Vec<engine::LoggedEvent>) -> PyGame {
+        PyGame { game, log }
+    }
+
     fn seat_to_move(&self) -> PyResult<Seat> {
         self.game
             .to_move()
             .ok_or_else(|| errors::rule_error(engine::RuleError::GameOver))
     }
 
-    fn seat(&self, seat: u32) -> PyResult<Seat> {
-        u8::try_from(seat)
+    /// A seat of this game, given as the argument `seat`.
+    fn seat(&self, value: &Bound<'_, PyAny>) -> PyResult<Seat> {
+        let number: i128 = errors::int_arg_or(value, "seat", |m| errors::invalid("seat", m))?;
+        u8::try_from(number)
             .ok()
             .filter(|&s| s < self.game.players())
             .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "there is no seat {seat} in a game of {} players",
-                    self.game.players()
-                ))
+                errors::invalid(
+                    "seat",
+                    format!(
+                        "there is no seat {number} in a game of {} players",
+                        self.game.players()
+                    ),
+                )
             })
     }
 
-    fn viewer(&self, seat: Option<u32>) -> PyResult<Viewer> {
-        seat.map_or(Ok(Viewer::Spectator), |s| self.seat(s).map(Viewer::Seat))
+    fn viewer(&self, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Viewer> {
+        match seat {
+            Some(s) if !s.is_none() => self.seat(s).map(Viewer::Seat),
+            _ => Ok(Viewer::Spectator),
+        }
     }
 
     fn play(&mut self, seat: Seat, turn: &engine::Turn) -> PyResult<usize> {
@@ -58,6 +82,14 @@ impl PyGame {
         let from = self.log.len();
         self.log.extend(events);
         Ok(from)
+    }
+
+    fn status_value(&self) -> v1::GameStatus {
+        if self.game.is_over() {
+            v1::GameStatus::Finished
+        } else {
+            v1::GameStatus::Running
+        }
     }
 
     /// The logged events from `from` on, as `LoggedEvent(private_to, GameEvent)`.
@@ -79,26 +111,38 @@ impl PyGame {
 
 #[pymethods]
 impl PyGame {
-    /// Deals a new game. `cities`: `City` numbers, None for the rulebook's default set;
-    /// `rules_version`: None for the newest.
     #[new]
     #[pyo3(signature = (players, seed, cities=None, rules_version=None))]
     fn new(
-        players: u8,
-        seed: u64,
-        cities: Option<Vec<i32>>,
-        rules_version: Option<u32>,
+        players: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        cities: Option<&Bound<'_, PyAny>>,
+        rules_version: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyGame> {
+        let config_error = |field: &'static str| {
+            move |message: String| {
+                errors::config_wire_error(convert::WireError::new(field, message))
+            }
+        };
+        let players: u8 = errors::int_arg_or(players, "players", config_error("players"))?;
+        let seed: u64 = errors::int_arg_or(seed, "seed", config_error("seed"))?;
         let mut config = engine::GameConfig::new(players, seed);
-        if let Some(cities) = cities {
-            let cities = cities
+        if let Some(cities) = cities.filter(|c| !c.is_none()) {
+            let numbers = cities
+                .try_iter()
+                .map_err(|_| errors::wrong_type("cities", "cities must be a list of City numbers"))?
+                .map(|item| errors::int_arg_or::<i32>(&item?, "cities", config_error("cities")))
+                .collect::<PyResult<Vec<i32>>>()?;
+            let cities = numbers
                 .into_iter()
                 .map(|c| convert::city_from_wire(c, "cities"))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(errors::config_wire_error)?;
             config = config.with_cities(cities);
         }
-        if let Some(number) = rules_version {
+        if let Some(number) = rules_version.filter(|r| !r.is_none()) {
+            let number: u32 =
+                errors::int_arg_or(number, "rules_version", config_error("rules_version"))?;
             let rules = convert::rules_from_wire(number, "rules_version")
                 .map_err(errors::config_wire_error)?;
             config = config.with_rules(rules);
@@ -107,6 +151,7 @@ impl PyGame {
         Ok(PyGame { game, log })
     }
 
+    /// How many players (2 to 4).
     #[getter]
     fn players(&self) -> u8 {
         self.game.players()
@@ -118,7 +163,7 @@ impl PyGame {
         self.game.setup().seed()
     }
 
-    /// The cities in play, as `City` numbers.
+    /// The cities in play, as ``theboss.v1.City`` numbers.
     #[getter]
     fn cities(&self) -> Vec<i32> {
         self.game
@@ -129,45 +174,57 @@ impl PyGame {
             .collect()
     }
 
+    /// The rules version the game is played under (``GameSettings.rules_version``).
     #[getter]
     fn rules_version(&self) -> u32 {
         self.game.setup().rules().number()
     }
 
+    /// The round being played, from 1.
     #[getter]
     fn round(&self) -> u8 {
         self.game.round()
     }
 
+    /// The turn within the round, 1 to 5.
     #[getter]
     fn turn(&self) -> u8 {
         self.game.turn()
     }
 
+    /// The seat that started this round.
     #[getter]
     fn start_player(&self) -> Seat {
         self.game.start_player()
     }
 
-    /// The seat to play, None once the game is over.
+    /// The seat to play; None once the game is over.
     #[getter]
     fn to_move(&self) -> Option<Seat> {
         self.game.to_move()
     }
 
+    /// Whether the game is over (then ``outcome()`` says who won).
     #[getter]
     fn is_over(&self) -> bool {
         self.game.is_over()
     }
 
-    /// Money by seat.
+    /// The game's ``theboss.v1.GameStatus``: ``GAME_STATUS_RUNNING`` while it is played,
+    /// ``GAME_STATUS_FINISHED`` once it is over (as its views' ``status`` say).
+    #[getter]
+    fn status(&self) -> i32 {
+        self.status_value() as i32
+    }
+
+    /// Money (M$) by seat.
     fn money(&self) -> Vec<u32> {
         (0..self.game.players())
             .map(|s| self.game.player(s).money)
             .collect()
     }
 
-    /// The `Outcome`, once the game is over.
+    /// The ``theboss.v1.Outcome`` (winners and standings) once the game is over, else None.
     fn outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.game
             .outcome()
@@ -175,8 +232,12 @@ impl PyGame {
             .transpose()
     }
 
-    /// A seat's hand (`Card`s). Offline, every hand may be read.
-    fn hand<'py>(&self, py: Python<'py>, seat: u32) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    /// A seat's hand (``theboss.v1.Card``s). Offline, every hand may be read.
+    fn hand<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
         let seat = self.seat(seat)?;
         self.game
             .hand(seat)
@@ -185,15 +246,25 @@ impl PyGame {
             .collect()
     }
 
-    /// What a seat (None: a spectator) may know now: a `GameView`, as the server sends it
-    /// but for the table's own fields (game id, status, settings, players, seq).
+    /// What a seat (None: a spectator) may know now: the ``theboss.v1.GameView`` the server
+    /// streams to it, the same field for field but for the table's own fields, which a game
+    /// offline does not have: ``game_id``, ``settings``, ``seq``, ``seed_commitment`` and
+    /// ``seeded`` are left empty, as are each seat's ``player``, ``timeouts_in_a_row`` and
+    /// ``forfeited`` and the legal turns' ``deadline``. ``status`` is ``GAME_STATUS_RUNNING``,
+    /// then ``GAME_STATUS_FINISHED`` once the game is over.
     #[pyo3(signature = (seat=None))]
-    fn view<'py>(&self, py: Python<'py>, seat: Option<u32>) -> PyResult<Bound<'py, PyAny>> {
+    fn view<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let viewer = self.viewer(seat)?;
-        GAME_VIEW.message(py, &convert::view_to_wire(&self.game.view(viewer)))
+        let mut view = convert::view_to_wire(&self.game.view(viewer));
+        view.status = self.status_value() as i32;
+        GAME_VIEW.message(py, &view)
     }
 
-    /// The legal turns of the seat to move (`TurnAction`s); empty once over.
+    /// The legal turns of the seat to move (``theboss.v1.TurnAction``s); empty once over.
     fn legal_turns<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
         match self.game.to_move() {
             Some(seat) => self
@@ -214,7 +285,7 @@ impl PyGame {
             .map_or(0, |legal| legal.count())
     }
 
-    /// The legal turns of the seat to move as action ids, ascending.
+    /// The legal turns of the seat to move as action ids (see ``ACTION_COUNT``), ascending.
     fn legal_action_ids(&self) -> Vec<u32> {
         let Some(legal) = self.game.to_move().and_then(|s| self.game.legal_turns(s)) else {
             return Vec::new();
@@ -227,42 +298,52 @@ impl PyGame {
         ids
     }
 
-    /// Plays a turn (a `TurnAction`) for `seat`, by default the seat to move. Returns the
-    /// events it caused. A broken rule raises `RuleViolation` and changes nothing.
+    /// Plays a turn (a ``theboss.v1.TurnAction``, or its encoding) for ``seat``, by default
+    /// the seat to move, and returns the events it caused (``LoggedEvent``s). A broken rule
+    /// raises ``RuleViolation`` and changes nothing.
     #[pyo3(signature = (turn, seat=None))]
     fn apply<'py>(
         &mut self,
         py: Python<'py>,
         turn: &Bound<'py, PyAny>,
-        seat: Option<u32>,
+        seat: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        let action = messages::value::<v1::TurnAction>(turn, "theboss.v1.TurnAction")?;
+        let action = messages::value::<v1::TurnAction>(turn, "turn", "theboss.v1.TurnAction")?;
         let turn = errors::engine_turn(&action)?;
         let seat = match seat {
-            None => self.seat_to_move()?,
-            Some(s) => u8::try_from(s).unwrap_or(u8::MAX),
+            Some(s) if !s.is_none() => self.seat(s)?,
+            _ => self.seat_to_move()?,
         };
         let from = self.play(seat, &turn)?;
         self.events_from(py, from)
     }
 
-    /// Plays the `index`-th legal turn of the seat to move (`index < legal_count()`): the
-    /// playout loop's way, with nothing encoded.
-    fn apply_index(&mut self, index: usize) -> PyResult<()> {
+    /// Plays the ``index``-th legal turn of the seat to move (``0 <= index <
+    /// legal_count()``): the playout loop's way, with nothing encoded.
+    fn apply_index(&mut self, index: &Bound<'_, PyAny>) -> PyResult<()> {
         let seat = self.seat_to_move()?;
-        let turn = self
-            .game
-            .legal_turns(seat)
-            .and_then(|legal| legal.nth(index))
-            .ok_or_else(|| PyIndexError::new_err(format!("no legal turn {index}")))?;
+        let index: i128 = errors::int_arg(index, "index")?;
+        let legal = self.game.legal_turns(seat);
+        let count = legal.as_ref().map_or(0, |l| l.count());
+        let turn = usize::try_from(index)
+            .ok()
+            .and_then(|i| legal.and_then(|l| l.nth(i)))
+            .ok_or_else(|| {
+                errors::invalid(
+                    "index",
+                    format!(
+                        "no legal turn {index}: the seat to move has {count} (0 to {})",
+                        count.saturating_sub(1)
+                    ),
+                )
+            })?;
         self.play(seat, &turn).map(drop)
     }
 
-    /// Plays the turn of an action id for the seat to move.
-    fn apply_action_id(&mut self, id: u32) -> PyResult<()> {
-        let turn = actions::turn_of(id)
-            .ok_or_else(|| errors::invalid(format!("{id} is not an action id")))?;
+    /// Plays the turn of an action id (see ``ACTION_COUNT``) for the seat to move.
+    fn apply_action_id(&mut self, id: &Bound<'_, PyAny>) -> PyResult<()> {
         let seat = self.seat_to_move()?;
+        let turn = action_turn(id)?;
         self.play(seat, &turn).map(drop)
     }
 
@@ -271,9 +352,19 @@ impl PyGame {
         self.log.len()
     }
 
-    /// The logged events from index `start` on, each with the seat it is private to.
-    #[pyo3(signature = (start=0))]
-    fn events<'py>(&self, py: Python<'py>, start: usize) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    /// The events logged since the deal, from index ``start`` on, each with the seat it is
+    /// private to (``LoggedEvent(private_to, event)``, None: public). A determinized game's
+    /// log starts empty.
+    #[pyo3(signature = (start=None))]
+    fn events<'py>(
+        &self,
+        py: Python<'py>,
+        start: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let start: usize = match start {
+            Some(s) if !s.is_none() => errors::int_arg(s, "start")?,
+            _ => 0,
+        };
         self.events_from(py, start.min(self.log.len()))
     }
 
@@ -282,10 +373,12 @@ impl PyGame {
         self.clone()
     }
 
+    /// An independent copy, for ``copy.copy``.
     fn __copy__(&self) -> PyGame {
         self.clone()
     }
 
+    /// An independent copy, for ``copy.deepcopy``.
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
         self.clone()
     }
@@ -305,4 +398,21 @@ impl PyGame {
             ),
         }
     }
+}
+
+/// The turn of an action id given as the argument `id`.
+pub fn action_turn(id: &Bound<'_, PyAny>) -> PyResult<engine::Turn> {
+    let number: i128 = errors::int_arg(id, "id")?;
+    u32::try_from(number)
+        .ok()
+        .and_then(actions::turn_of)
+        .ok_or_else(|| {
+            errors::invalid(
+                "id",
+                format!(
+                    "{number} is not an action id (0 to {})",
+                    actions::ACTION_COUNT - 1
+                ),
+            )
+        })
 }

@@ -6,12 +6,14 @@
 //! classes). So a bot reads one observation type offline and online.
 //!
 //! The Python package re-exports this module as `theboss.engine`; its stubs are
-//! `python/theboss/_engine.pyi`.
+//! `python/src/theboss/_engine.pyi`. Every argument is read through `errors`, so that a bad
+//! one is always an exception of `theboss.errors`.
 
 mod actions;
 mod errors;
 mod game;
 mod messages;
+mod record;
 
 use pyo3::prelude::*;
 use theboss::convert;
@@ -25,8 +27,9 @@ use crate::messages::{CARD, CITY_ODDS, TURN_ACTION};
 /// what it hides (other hands' faces, face-down cards, the police order, the seed) is drawn
 /// with `seed`. The same view and seed always give the same game.
 #[pyfunction]
-fn determinize(view: &Bound<'_, PyAny>, seed: u64) -> PyResult<PyGame> {
-    let view = errors::engine_view(&messages::value(view, "theboss.v1.GameView")?)?;
+fn determinize(view: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<PyGame> {
+    let view = game_view(view)?;
+    let seed: u64 = errors::int_arg(seed, "seed")?;
     let mut rng = engine::GameRng::from_seed(seed);
     let game = engine::Game::determinize(&view, &mut rng).map_err(errors::determinize_error)?;
     Ok(PyGame::from_game(game))
@@ -39,7 +42,7 @@ fn face_down_odds<'py>(
     py: Python<'py>,
     view: &Bound<'py, PyAny>,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let view = errors::engine_view(&messages::value(view, "theboss.v1.GameView")?)?;
+    let view = game_view(view)?;
     engine::face_down_odds(&view)
         .iter()
         .map(|odds| {
@@ -78,7 +81,9 @@ fn rules_versions() -> Vec<u32> {
 /// The city sets a game of `players` may use (lists of `City` numbers): the rulebook's
 /// default first, then its optional sets.
 #[pyfunction]
-fn city_sets(players: u8) -> PyResult<Vec<Vec<i32>>> {
+fn city_sets(players: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<i32>>> {
+    let players: u8 =
+        errors::int_arg_or(players, "players", |m| errors::invalid_config("players", m))?;
     let default = engine::rules::default_cities(players)
         .ok_or_else(|| errors::config_error(engine::ConfigError::PlayerCount { players }))?;
     let mut sets = vec![
@@ -99,7 +104,7 @@ fn city_sets(players: u8) -> PyResult<Vec<Vec<i32>>> {
 /// each allowed placement, with each card. Empty when it is not the viewer's turn.
 #[pyfunction]
 fn view_turns<'py>(py: Python<'py>, view: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let view = errors::engine_view(&messages::value(view, "theboss.v1.GameView")?)?;
+    let view = game_view(view)?;
     let Some(legal) = view.legal else {
         return Ok(Vec::new());
     };
@@ -112,27 +117,73 @@ fn view_turns<'py>(py: Python<'py>, view: &Bound<'py, PyAny>) -> PyResult<Vec<Bo
 /// The action id of a `TurnAction` (see `ACTION_COUNT`).
 #[pyfunction]
 fn action_id(turn: &Bound<'_, PyAny>) -> PyResult<u32> {
-    let turn = errors::engine_turn(&messages::value::<v1::TurnAction>(
-        turn,
-        "theboss.v1.TurnAction",
-    )?)?;
+    let turn = turn_action(turn)?;
     actions::id_of(&turn)
-        .ok_or_else(|| errors::invalid("turn: more gangsters than a player has, so no action id"))
+        .ok_or_else(|| errors::invalid("turn", "more gangsters than a player has, so no action id"))
 }
 
 /// The `TurnAction` of an action id.
 #[pyfunction]
-fn action_of_id(py: Python<'_>, id: u32) -> PyResult<Bound<'_, PyAny>> {
-    let turn =
-        actions::turn_of(id).ok_or_else(|| errors::invalid(format!("{id} is not an action id")))?;
+fn action_of_id<'py>(py: Python<'py>, id: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let turn = game::action_turn(id)?;
     TURN_ACTION.message(py, &convert::turn_to_wire(&turn))
+}
+
+/// A turn in the CLI's notation: `place boston 2e 1o; play detroit 3`, or
+/// `play kansas city revolver` without a placement. `parse_turn` reads it back.
+#[pyfunction]
+fn turn_text(turn: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(engine::notation::turn_text(&turn_action(turn)?))
+}
+
+/// A `TurnAction` from the notation people type (`place bos 2e 1o; play det 3`: names may be
+/// abbreviated when unambiguous). With a view (a `GameView`), the turn is checked against
+/// its legal set and the game's locations, with the reason in words; without one, only the
+/// grammar and the names. A text that is not a turn raises `InvalidNotation`.
+#[pyfunction]
+#[pyo3(signature = (text, view=None))]
+fn parse_turn<'py>(
+    py: Python<'py>,
+    text: &Bound<'py, PyAny>,
+    view: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let text = errors::str_arg(text, "text")?;
+    let view = view.filter(|v| !v.is_none()).map(game_view).transpose()?;
+    let turn =
+        engine::notation::parse_turn(&text, view.as_ref()).map_err(errors::notation_error)?;
+    TURN_ACTION.message(py, &convert::turn_to_wire(&turn))
+}
+
+/// A location's name as the notation writes it (`New York`, `Chicago`), from its
+/// `Location` (or `City`) number.
+#[pyfunction]
+fn location_name(location: &Bound<'_, PyAny>) -> PyResult<String> {
+    let number: i32 = errors::int_arg(location, "location")?;
+    let location = convert::location_from_wire(number, "location")
+        .map_err(|e| errors::invalid("location", e.to_string()))?;
+    Ok(engine::notation::location_name(location))
+}
+
+/// A card as the notation writes it (`Detroit 3`, `Kansas City revolver`).
+#[pyfunction]
+fn card_text(card: &Bound<'_, PyAny>) -> PyResult<String> {
+    let card = messages::value::<v1::Card>(card, "card", "theboss.v1.Card")?;
+    let card = convert::card_from_wire(&card, "card")
+        .map_err(|e| errors::invalid_message(&e.field, e.to_string()))?;
+    Ok(format!(
+        "{} {}",
+        card.city.name(),
+        engine::notation::face_word(card.face)
+    ))
 }
 
 /// The commitment a view shows for a seed and salt (`GameView.seed_commitment`): once a
 /// game's history reveals them, equal commitments prove the shuffle was fixed in advance.
 #[pyfunction]
-fn seed_commitment(seed: u64, salt: &str) -> String {
-    theboss::fairness::seed_commitment(seed, salt)
+fn seed_commitment(seed: &Bound<'_, PyAny>, salt: &Bound<'_, PyAny>) -> PyResult<String> {
+    let seed: u64 = errors::int_arg(seed, "seed")?;
+    let salt = errors::str_arg(salt, "salt")?;
+    Ok(theboss::fairness::seed_commitment(seed, &salt))
 }
 
 /// Plays `games` complete games of `players` in Rust, each turn drawn uniformly among the
@@ -140,7 +191,15 @@ fn seed_commitment(seed: u64, salt: &str) -> String {
 /// took: the yardstick beside which `python/benchmarks/playout.py` times the same loop
 /// written in Python over this module.
 #[pyfunction]
-fn bench_random_games(py: Python<'_>, players: u8, games: u32, seed: u64) -> PyResult<f64> {
+fn bench_random_games(
+    py: Python<'_>,
+    players: &Bound<'_, PyAny>,
+    games: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+) -> PyResult<f64> {
+    let players: u8 = errors::int_arg(players, "players")?;
+    let games: u32 = errors::int_arg(games, "games")?;
+    let seed: u64 = errors::int_arg(seed, "seed")?;
     let config = engine::GameConfig::new(players, seed);
     config.validate().map_err(errors::config_error)?;
     Ok(py.detach(|| {
@@ -162,6 +221,18 @@ fn bench_random_games(py: Python<'_>, players: u8, games: u32, seed: u64) -> PyR
     }))
 }
 
+fn game_view(view: &Bound<'_, PyAny>) -> PyResult<engine::View> {
+    errors::engine_view(&messages::value(view, "view", "theboss.v1.GameView")?)
+}
+
+fn turn_action(turn: &Bound<'_, PyAny>) -> PyResult<engine::Turn> {
+    errors::engine_turn(&messages::value::<v1::TurnAction>(
+        turn,
+        "turn",
+        "theboss.v1.TurnAction",
+    )?)
+}
+
 #[pymodule]
 fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGame>()?;
@@ -175,8 +246,20 @@ fn _engine(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(action_of_id, m)?)?;
     m.add_function(wrap_pyfunction!(seed_commitment, m)?)?;
     m.add_function(wrap_pyfunction!(bench_random_games, m)?)?;
+    m.add_function(wrap_pyfunction!(turn_text, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_turn, m)?)?;
+    m.add_function(wrap_pyfunction!(location_name, m)?)?;
+    m.add_function(wrap_pyfunction!(card_text, m)?)?;
+    m.add_function(wrap_pyfunction!(record::record_turns, m)?)?;
+    m.add_function(wrap_pyfunction!(record::replay_record, m)?)?;
+    m.add("RULE_NAMES", errors::rule_names())?;
     m.add("ACTION_COUNT", actions::ACTION_COUNT)?;
     m.add("RULES_VERSION", engine::RulesVersion::LATEST.number())?;
+    m.add("NOTATION", engine::notation::GRAMMAR)?;
+    m.add("TURNS_PER_ROUND", engine::rules::TURNS_PER_ROUND)?;
+    // Each round reveals one police card and the deck is never reshuffled, so the badges
+    // end the game by the time it is spent; one decisive round may follow.
+    m.add("MAX_ROUNDS", engine::POLICE_DECK.len() + 1)?;
     m.add("EXPERTS_PER_PLAYER", engine::rules::EXPERTS_PER_PLAYER)?;
     m.add(
         "OCCASIONALS_PER_PLAYER",

@@ -3,7 +3,6 @@
 //! encoding as `bytes`) become prost values, checked by their full name.
 
 use prost::Message;
-use pyo3::exceptions::PyTypeError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -54,11 +53,16 @@ pub static LOGGED_EVENT: Class = Class::new("theboss._types", "LoggedEvent");
 /// `theboss.engine.CityOdds(city, candidates, expected)`.
 pub static CITY_ODDS: Class = Class::new("theboss._types", "CityOdds");
 
-/// A Python message of type `full_name` (e.g. `theboss.v1.TurnAction`), or its encoding.
-pub fn value<M: Message + Default>(object: &Bound<'_, PyAny>, full_name: &str) -> PyResult<M> {
+/// A Python message of type `full_name` (e.g. `theboss.v1.TurnAction`), or its encoding,
+/// given as the argument `field`. Any other object is `WrongType`.
+pub fn value<M: Message + Default>(
+    object: &Bound<'_, PyAny>,
+    field: &str,
+    full_name: &str,
+) -> PyResult<M> {
     let py = object.py();
     if let Ok(bytes) = object.cast::<PyBytes>() {
-        return errors::parse(bytes.as_bytes(), full_name);
+        return errors::parse(bytes.as_bytes(), field, full_name);
     }
     let name = object
         .getattr(intern!(py, "DESCRIPTOR"))
@@ -66,11 +70,14 @@ pub fn value<M: Message + Default>(object: &Bound<'_, PyAny>, full_name: &str) -
         .and_then(|n| n.extract::<String>())
         .ok();
     if name.as_deref() != Some(full_name) {
-        return Err(PyTypeError::new_err(format!(
-            "expected a {full_name} message (or its encoding as bytes), not {}",
-            object.get_type().name()?
-        )));
+        return Err(errors::wrong_type(
+            field,
+            format!(
+                "{field}: expected a {full_name} message (or its encoding as bytes), not {}",
+                object.get_type().name()?
+            ),
+        ));
     }
     let encoded = object.call_method0(intern!(py, "SerializeToString"))?;
-    errors::parse(encoded.cast::<PyBytes>()?.as_bytes(), full_name)
+    errors::parse(encoded.cast::<PyBytes>()?.as_bytes(), field, full_name)
 }

@@ -1,22 +1,38 @@
 //! The Python kit's own suite (`python/tests/*.py`, pytest), run by `cargo test` so that the
-//! README's one test command covers it.
+//! README's one test command covers it, against the wheel a user installs.
 //!
-//! Builds a virtual environment under `target/python-venv` (Python 3.10 or later from
-//! `$PYTHON`, else `python3`), installs the pinned tools of `requirements-dev.txt`, then the
-//! package itself as a user would (`pip install ./python[pettingzoo,test]`: maturin builds
-//! the extension in release), checks that the generated protobuf modules match `proto/`,
-//! type-checks the package and the examples with mypy (`pyproject.toml` says what), and
-//! runs pytest, which starts real servers from the workspace's `theboss-server`. Any
-//! step that cannot run fails the test: it never skips.
+//! 1. Builds the kit's one abi3 wheel, once: `maturin build --release` (maturin from
+//!    `requirements-build.txt`, in a tools environment kept under `target/python-kit`).
+//! 2. Installs that wheel in a fresh virtual environment with every extra, under
+//!    `constraints-highest.txt` (the newest protobuf and gRPC the kit declares), and there:
+//!    type-checks the package and the examples with mypy (`pyproject.toml` says what), then
+//!    a bot written as a user would (`tests/user_bot.py`, outside the source tree) against
+//!    the installed package and its declared stub packages; then runs the whole pytest suite
+//!    as Python developers run it, `python -m pytest` from `python/`.
+//! 3. Installs the same wheel in a second fresh environment under `constraints-lowest.txt`
+//!    (the oldest protobuf and gRPC the kit declares), checks that the generated protobuf
+//!    modules are what that grpcio-tools makes of `proto/`, and runs the suite but for the
+//!    tests that exercise nothing of protobuf's or gRPC's the rest does not (OpenSpiel,
+//!    PettingZoo, the examples' processes, the layout, the token files), to keep it quick.
+//!
+//! The tests start real servers from the workspace's `theboss-server`. Any step that cannot
+//! run fails the test: it never skips. The interpreter is `$PYTHON`, else `python3`: Python
+//! 3.11 or later (the kit runs on 3.10, but OpenSpiel's wheels need 3.11).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
 
 fn run(what: &str, command: &mut Command) {
+    let started = Instant::now();
     let status = command
         .status()
         .unwrap_or_else(|e| panic!("{what}: cannot start {command:?}: {e}"));
     assert!(status.success(), "{what} failed ({status}): {command:?}");
+    eprintln!(
+        "python kit: {what}: {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
 }
 
 fn target_dir(workspace: &Path) -> PathBuf {
@@ -25,30 +41,54 @@ fn target_dir(workspace: &Path) -> PathBuf {
         .unwrap_or_else(|| workspace.join("target"))
 }
 
-#[test]
-fn the_python_kit_builds_installs_and_passes_its_tests() {
-    let kit = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let workspace = kit.parent().expect("python/ is in the workspace");
-    let venv = target_dir(workspace).join("python-venv");
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let venv_python = venv.join("bin").join("python");
-    if !venv_python.exists() {
-        run(
-            "creating the virtual environment",
-            Command::new(&python).args(["-m", "venv"]).arg(&venv),
-        );
+/// A virtual environment and how to run its tools.
+struct Venv {
+    dir: PathBuf,
+    kit: PathBuf,
+}
+
+impl Venv {
+    /// A virtual environment at `dir`: made anew if `fresh`, else kept from earlier runs.
+    fn new(python: &str, dir: PathBuf, kit: &Path, fresh: bool) -> Venv {
+        if fresh && dir.exists() {
+            std::fs::remove_dir_all(&dir)
+                .unwrap_or_else(|e| panic!("cannot remove {}: {e}", dir.display()));
+        }
+        if !dir.join("bin").join("python").exists() {
+            run(
+                &format!("creating {}", dir.display()),
+                Command::new(python).args(["-m", "venv"]).arg(&dir),
+            );
+        }
+        Venv {
+            dir,
+            kit: kit.to_path_buf(),
+        }
     }
-    // As an activated environment would: its tools (maturin) first on the PATH.
-    let path = std::env::join_paths(std::iter::once(venv.join("bin")).chain(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-    ))
-    .expect("a PATH");
-    let pip = |what: &str, args: &[&str]| {
+
+    fn python(&self) -> PathBuf {
+        self.dir.join("bin").join("python")
+    }
+
+    /// A command run as an activated environment would run it: its tools first on the PATH.
+    fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let path = std::env::join_paths(std::iter::once(self.dir.join("bin")).chain(
+            std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+        ))
+        .expect("a PATH");
+        let mut command = Command::new(program);
+        command
+            .env("PATH", path)
+            .env("VIRTUAL_ENV", &self.dir)
+            .env_remove("PYTHONPATH")
+            .current_dir(&self.kit);
+        command
+    }
+
+    fn pip_install(&self, what: &str, args: &[&str]) {
         run(
             what,
-            Command::new(&venv_python)
-                .env("PATH", &path)
-                .env("VIRTUAL_ENV", &venv)
+            self.command(self.python())
                 .args([
                     "-m",
                     "pip",
@@ -56,40 +96,135 @@ fn the_python_kit_builds_installs_and_passes_its_tests() {
                     "--quiet",
                     "--disable-pip-version-check",
                 ])
-                .args(args)
-                .current_dir(kit),
-        )
-    };
-    pip(
-        "installing the pinned tools",
-        &["-r", "requirements-dev.txt"],
+                .args(args),
+        );
+    }
+
+    fn python_module(&self, what: &str, args: &[&str]) {
+        run(what, self.command(self.python()).args(args));
+    }
+}
+
+/// The one wheel maturin built into `dir`.
+fn wheel_in(dir: &Path) -> PathBuf {
+    let wheels: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "whl"))
+        .collect();
+    assert_eq!(
+        wheels.len(),
+        1,
+        "one wheel in {}: {wheels:?}",
+        dir.display()
     );
-    // The tools are pinned above, so the build needs no isolated environment of its own;
-    // pip rebuilds a local directory's package every time.
-    pip(
-        "pip install ./python",
-        &["--no-build-isolation", ".[pettingzoo,test]"],
-    );
+    wheels.into_iter().next().expect("one wheel")
+}
+
+#[test]
+fn the_python_kit_builds_one_wheel_that_passes_its_tests_at_both_ends_of_its_ranges() {
+    let kit = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workspace = kit.parent().expect("python/ is in the workspace");
+    let root = target_dir(workspace).join("python-kit");
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let started = Instant::now();
+    // OpenSpiel publishes wheels for Python 3.11 and later only, and its test must run.
     run(
+        "the interpreter is Python 3.11 or later (OpenSpiel's wheels need it; set $PYTHON)",
+        Command::new(&python).args([
+            "-c",
+            "import sys; assert sys.version_info >= (3, 11), sys.version",
+        ]),
+    );
+
+    // 1. The wheel.
+    let tools = Venv::new(&python, root.join("tools"), kit, false);
+    tools.pip_install("installing maturin", &["-r", "requirements-build.txt"]);
+    let wheels = root.join("wheels");
+    if wheels.exists() {
+        std::fs::remove_dir_all(&wheels).expect("the old wheels removed");
+    }
+    run(
+        "maturin build --release",
+        tools
+            .command(tools.dir.join("bin").join("maturin"))
+            .args(["build", "--release", "--quiet", "--out"])
+            .arg(&wheels),
+    );
+    let wheel = wheel_in(&wheels);
+    let wheel = wheel.to_str().expect("a UTF-8 path");
+
+    // 2. The newest versions: mypy and the whole suite.
+    let highest = Venv::new(&python, root.join("highest"), kit, true);
+    highest.pip_install(
+        "installing the wheel (newest dependencies)",
+        &[
+            &format!("{wheel}[pettingzoo,openspiel,typing,test]"),
+            "-r",
+            "requirements-test.txt",
+            "mypy",
+            "-c",
+            "constraints-highest.txt",
+        ],
+    );
+    highest.python_module(
+        "mypy (the package and the examples)",
+        &["-m", "mypy", "--no-incremental"],
+    );
+    // A user's bot, checked where the source tree cannot be seen: against the wheel.
+    let outside = root.join("user-bot");
+    std::fs::create_dir_all(&outside).expect("a directory for the user's bot");
+    std::fs::copy(
+        kit.join("tests").join("user_bot.py"),
+        outside.join("user_bot.py"),
+    )
+    .expect("the user's bot copied");
+    run(
+        "mypy (a user's bot, against the installed wheel)",
+        highest
+            .command(highest.python())
+            .args(["-m", "mypy", "--strict", "--no-incremental", "user_bot.py"])
+            .current_dir(&outside),
+    );
+    highest.python_module(
+        "python -m pytest (newest dependencies)",
+        &["-m", "pytest", "-q", "-p", "no:cacheprovider"],
+    );
+
+    // 3. The oldest versions: the generated modules and the suite.
+    let lowest = Venv::new(&python, root.join("lowest"), kit, true);
+    lowest.pip_install(
+        "installing the wheel (oldest dependencies)",
+        &[
+            &format!("{wheel}[pettingzoo,test]"),
+            "-r",
+            "requirements-test.txt",
+            "grpcio-tools",
+            "-c",
+            "constraints-lowest.txt",
+        ],
+    );
+    lowest.python_module(
         "the generated protobuf modules match proto/",
-        Command::new(&venv_python)
-            .args(["generate_protos.py", "--check"])
-            .current_dir(kit),
+        &["generate_protos.py", "--check"],
     );
-    run(
-        "mypy (the package and the examples, against the stubs)",
-        Command::new(venv.join("bin").join("mypy"))
-            .env("PATH", &path)
-            .current_dir(kit),
+    lowest.python_module(
+        "python -m pytest (oldest dependencies)",
+        &[
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--ignore=tests/test_openspiel.py",
+            "--ignore=tests/test_examples.py",
+            "--ignore=tests/test_env.py",
+            "--ignore=tests/test_layout.py",
+            "--ignore=tests/test_credentials.py",
+        ],
     );
-    // The `pytest` script, not `python -m pytest`: the latter puts the working directory on
-    // sys.path, where the source tree's `theboss/` (no extension built in it) would shadow
-    // the installed package.
-    run(
-        "pytest",
-        Command::new(venv.join("bin").join("pytest"))
-            .args(["-q", "-p", "no:cacheprovider", "tests"])
-            .env("PATH", &path)
-            .current_dir(kit),
+    eprintln!(
+        "python kit: {:.0} s in all",
+        started.elapsed().as_secs_f64()
     );
 }

@@ -20,6 +20,7 @@ from theboss.errors import (
     PermissionDenied,
     ResourceExhausted,
     RpcError,
+    RuleViolation,
     Unauthenticated,
 )
 from theboss.v1 import game_service_pb2 as gs
@@ -38,7 +39,7 @@ def play_all(game_id: str, sessions: list[Session], choose=first_turn) -> list[m
 
     def run(i: int) -> None:
         try:
-            finals[i] = sessions[i].play(game_id, choose)
+            finals[i] = sessions[i].play(game_id, choose).view
         except BaseException as error:  # reported below, not lost in the thread
             errors.append(error)
 
@@ -73,8 +74,11 @@ def test_one_session_plays_against_house_bots(client: Client) -> None:
         3, house_bots=[model_pb2.BOT_STRATEGY_HEURISTIC, model_pb2.BOT_STRATEGY_RANDOM]
     )
     assert me.join(game_id).seat == 0
-    final = me.play(game_id, first_turn)
+    result = me.play(game_id, first_turn)
+    final = result.view
     assert final.status == model_pb2.GAME_STATUS_FINISHED
+    assert result.seat == 0 and result.turns_played > 10
+    assert not result.timeouts and not result.forfeited and result.stale == 0
     bots = [s.player.house_bot for s in final.seats]
     assert bots == [
         model_pb2.BOT_STRATEGY_UNSPECIFIED,
@@ -97,7 +101,7 @@ def test_a_feed_delivers_every_update_once_in_order(client: Client) -> None:
     threads = [threading.Thread(target=s.play, args=(game_id, first_turn)) for s in sessions[1:]]
     for t in threads:
         t.start()
-    final = sessions[0].play(game_id, first_turn, on_item=note)
+    final = sessions[0].play(game_id, first_turn, on_item=note).view
     for t in threads:
         t.join(timeout=300)
     assert final.status == model_pb2.GAME_STATUS_FINISHED
@@ -143,9 +147,9 @@ def test_errors_carry_their_code_and_reason(client: Client, server) -> None:
     with pytest.raises(NotFound):
         a.view(str(uuid.uuid4()))
 
-    with pytest.raises(FailedPrecondition) as e:
+    with pytest.raises(RuleViolation) as rule:
         waiter.submit(game_id, view.seq, turn)
-    assert e.value.reason == "TURN_ORDER"
+    assert rule.value.reason == "TURN_ORDER" and isinstance(rule.value, FailedPrecondition)
 
     foreign = model_pb2.TurnAction(card=waiter.view(game_id).hand[0])
     if foreign not in engine.view_turns(view):

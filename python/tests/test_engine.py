@@ -10,7 +10,7 @@ import pytest
 
 from theboss import engine
 from theboss.engine import Game, RuleViolation
-from theboss.errors import InconsistentView, InvalidConfig, InvalidMessage
+from theboss.errors import InconsistentView, InvalidArgument, InvalidConfig, InvalidMessage, WrongType
 from theboss.v1 import model_pb2
 
 
@@ -28,13 +28,21 @@ def random_game(players: int, seed: int, turns: int | None = None) -> Game:
 def test_a_game_is_played_to_its_end(players: int) -> None:
     game = random_game(players, 11)
     assert game.is_over and game.to_move is None
+    assert game.status == model_pb2.GAME_STATUS_FINISHED
+    assert all(game.view(s).status == model_pb2.GAME_STATUS_FINISHED for s in [None, *range(players)])
     outcome = game.outcome()
     assert outcome is not None and outcome.winners
     assert [s.money for s in sorted(outcome.standings, key=lambda s: s.seat)] == game.money()
     assert game.legal_turns() == [] and game.legal_count() == 0
     with pytest.raises(RuleViolation) as error:
         game.apply_index(0)
-    assert error.value.rule == "GAME_OVER"
+    assert error.value.reason == "GAME_OVER"
+
+
+def test_the_status_is_running_until_the_game_ends() -> None:
+    game = random_game(2, 4, turns=3)
+    assert game.status == model_pb2.GAME_STATUS_RUNNING
+    assert game.view(0).status == game.view().status == model_pb2.GAME_STATUS_RUNNING
 
 
 def test_the_three_ways_to_list_legal_turns_agree() -> None:
@@ -51,8 +59,9 @@ def test_every_action_id_names_one_turn() -> None:
     assert engine.ACTION_COUNT == len(engine.deck()) * 225
     for action in range(engine.ACTION_COUNT):
         assert engine.action_id(engine.action_of_id(action)) == action
-    with pytest.raises(InvalidMessage):
+    with pytest.raises(InvalidArgument) as error:
         engine.action_of_id(engine.ACTION_COUNT)
+    assert error.value.field == "id"
 
 
 def test_the_same_seed_and_turns_give_the_same_game() -> None:
@@ -81,7 +90,6 @@ def test_a_broken_rule_is_named_and_changes_nothing() -> None:
     legal = game.legal_turns()[0]
     cases = {
         "TURN_ORDER": (legal, other),
-        "NO_SUCH_SEAT": (legal, 7),
         "CARD_IN_HAND": (model_pb2.TurnAction(card=game.hand(other)[0]), seat),
     }
     too_many = model_pb2.TurnAction(card=legal.card)
@@ -94,10 +102,15 @@ def test_a_broken_rule_is_named_and_changes_nothing() -> None:
     for rule, (turn, by) in cases.items():
         with pytest.raises(RuleViolation) as error:
             game.apply(turn, by)
-        assert error.value.rule == rule, error.value
+        assert error.value.reason == rule and rule in engine.RULE_NAMES, error.value
         assert [game.view(s) for s in range(3)] + [game.view()] == before
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation) as error:
         game.apply(too_many, seat)
+    assert error.value.reason == "EXPERTS_AVAILABLE"
+    # A seat out of range is a bad argument, not a rule: as the server answers it.
+    with pytest.raises(InvalidArgument) as bad:
+        game.apply(legal, 7)
+    assert bad.value.field == "seat" and bad.value.reason is None
     assert game.view(seat) == before[seat]
 
 
@@ -110,21 +123,24 @@ def test_bad_input_is_a_clear_error() -> None:
         Game(2, 1, rules_version=99)
     with pytest.raises(InvalidConfig, match="cities"):
         Game(2, 1, cities=[0, 1, 2])
-    with pytest.raises(OverflowError):
+    with pytest.raises(InvalidConfig) as config:
         Game(2, -1)
+    assert config.value.field == "seed"
     game = Game(2, 1)
     with pytest.raises(InvalidMessage, match="TurnAction"):
         game.apply(b"\xff\xff\xff")
     with pytest.raises(InvalidMessage, match="card"):
         game.apply(model_pb2.TurnAction())
-    with pytest.raises(TypeError, match="theboss.v1.TurnAction"):
+    with pytest.raises(WrongType, match="theboss.v1.TurnAction"):
         game.apply(model_pb2.Card())  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="no seat 2"):
+    with pytest.raises(InvalidArgument, match="no seat 2") as seat:
         game.view(2)
-    with pytest.raises(ValueError):
+    assert seat.value.field == "seat"
+    with pytest.raises(InvalidArgument):
         game.hand(9)
-    with pytest.raises(IndexError):
+    with pytest.raises(InvalidArgument) as index:
         game.apply_index(game.legal_count())
+    assert index.value.field == "index"
     with pytest.raises(InvalidMessage):
         engine.face_down_odds(model_pb2.GameView())
 

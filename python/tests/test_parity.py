@@ -80,10 +80,11 @@ def test_the_golden_store_replays_through_python(make_server, tmp_path: pathlib.
 
 
 def table_free(view: model_pb2.GameView) -> model_pb2.GameView:
-    """A server view without what only the table knows (ids, status, settings, players,
-    sequence numbers, clocks, commitment): the engine's part, comparable offline."""
+    """A server view without what only the table knows (ids, settings, players, sequence
+    numbers, clocks, commitment): the engine's part, comparable offline, where the status
+    is the game's too (running, then finished)."""
     view = model_pb2.GameView.FromString(view.SerializeToString())
-    for field in ("game_id", "status", "settings", "seq", "seed_commitment", "seeded"):
+    for field in ("game_id", "settings", "seq", "seed_commitment", "seeded"):
         view.ClearField(field)
     for seat in view.seats:
         seat.ClearField("player")
