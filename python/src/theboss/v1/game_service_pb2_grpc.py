@@ -131,7 +131,11 @@ class GameServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def LeaveGame(self, request, context):
-        """Gives a seat back before the game starts.
+        """Gives a seat back before the game starts. In a running game it resigns the caller's
+        seat: the seat is forfeited (`SeatView.forfeited`) and the server plays its turns until
+        the game ends (`TurnTaken.by_timeout`); everyone sees `PlayerLeft` with `resigned`. A game
+        in which every seat but the house bots' has forfeited is aborted at once. Resigning
+        again changes nothing; a finished game is FAILED_PRECONDITION GAME_OVER.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -476,10 +476,12 @@ class PlayerJoined(_message.Message):
     def __init__(self, player: _Optional[_Union[SeatPlayer, _Mapping]] = ...) -> None: ...
 
 class PlayerLeft(_message.Message):
-    __slots__ = ("player",)
+    __slots__ = ("player", "resigned")
     PLAYER_FIELD_NUMBER: _ClassVar[int]
+    RESIGNED_FIELD_NUMBER: _ClassVar[int]
     player: SeatPlayer
-    def __init__(self, player: _Optional[_Union[SeatPlayer, _Mapping]] = ...) -> None: ...
+    resigned: bool
+    def __init__(self, player: _Optional[_Union[SeatPlayer, _Mapping]] = ..., resigned: bool = ...) -> None: ...
 
 class GameStarted(_message.Message):
     __slots__ = ("players", "cities", "rules_version")
