@@ -7,10 +7,54 @@
 use crate::domain::PlayerInfo;
 
 /// How long a closed challenge stays on its players' `Offers` streams, and an expired one
-/// past its expiry (micros).
-pub const VISIBLE_AFTER_CLOSE: i64 = 10 * 60 * 1_000_000;
-/// Challenges of one challenger waiting for answers or seats at once.
+/// past its expiry (micros): long enough for a stream opened meanwhile to learn how it ended.
+pub const VISIBLE_AFTER_CLOSE: i64 = 2 * 60 * 1_000_000;
+/// Challenges of one challenger that someone can still see (waiting for answers or seats, or
+/// closed in the last [`VISIBLE_AFTER_CLOSE`]): withdrawing one does not free its place.
 pub const MAX_OPEN_CHALLENGES: u32 = 8;
+/// Challenges a player may see at once from players it does not know (it never challenged
+/// them nor played with them): past it, strangers' challenges to it are refused.
+pub const MAX_FROM_STRANGERS: u32 = 20;
+/// Challenges of one challenger a player does not know that its stream shows at once.
+pub const SHOWN_PER_CHALLENGER: usize = 2;
+/// Challenges a player's stream shows at once, at most.
+pub const SHOWN: usize = 100;
+
+/// A challenge a player's stream may show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    pub id: String,
+    pub challenger: String,
+    /// The player knows the challenger (or is it).
+    pub known: bool,
+    pub visible_until: i64,
+}
+
+/// Which of `candidates` a player's stream shows: its own challenges, then those of players
+/// it knows, then the others, newest first within each; at most [`SHOWN_PER_CHALLENGER`] of
+/// one challenger it does not know and [`SHOWN`] in all, so that spam cannot hide a friend's
+/// challenge.
+pub fn shown(mut candidates: Vec<Shown>, player_id: &str) -> Vec<String> {
+    candidates.sort_by_key(|c| {
+        (
+            c.challenger != player_id,
+            !c.known,
+            std::cmp::Reverse(c.visible_until),
+        )
+    });
+    let mut per_challenger: std::collections::HashMap<String, usize> =
+        std::collections::HashMap::new();
+    candidates
+        .into_iter()
+        .filter(|c| {
+            let n = per_challenger.entry(c.challenger.clone()).or_default();
+            *n += 1;
+            c.known || *n <= SHOWN_PER_CHALLENGER
+        })
+        .take(SHOWN)
+        .map(|c| c.id)
+        .collect()
+}
 /// Tournaments one player created that have not finished.
 pub const MAX_OPEN_TOURNAMENTS: u32 = 2;
 /// The most entrants a tournament may take.
@@ -432,6 +476,41 @@ mod tests {
         );
         assert_eq!(c.status_at(999), ChallengeStatus::Pending);
         assert_eq!(c.visible_until(0), 1_000 + VISIBLE_AFTER_CLOSE);
+    }
+
+    #[test]
+    fn a_stream_shows_its_own_and_known_challengers_first_and_few_of_each() {
+        let shown_one = |id: &str, challenger: &str, known: bool, at: i64| Shown {
+            id: id.into(),
+            challenger: challenger.into(),
+            known,
+            visible_until: at,
+        };
+        // A flood of strangers' challenges, newer than a friend's.
+        let mut candidates: Vec<Shown> = (0..300)
+            .map(|i| {
+                shown_one(
+                    &format!("spam{i}"),
+                    &format!("bot{}", i % 40),
+                    false,
+                    1_000 + i,
+                )
+            })
+            .collect();
+        candidates.push(shown_one("friend", "friend", true, 10));
+        candidates.push(shown_one("mine", "me", true, 5));
+        let shown = shown(candidates, "me");
+        assert_eq!(&shown[..2], ["mine", "friend"]);
+        assert_eq!(
+            shown.len(),
+            2 + 40 * SHOWN_PER_CHALLENGER,
+            "two of each of 40 bots"
+        );
+        let one_bot = shown.iter().filter(|id| {
+            id.strip_prefix("spam")
+                .is_some_and(|n| n.parse::<usize>().unwrap() % 40 == 7)
+        });
+        assert_eq!(one_bot.count(), SHOWN_PER_CHALLENGER);
     }
 
     #[test]

@@ -190,8 +190,10 @@ impl Cluster {
                     }
                     Some(Notification::Resync) => {
                         games.poke_all();
-                        // The matchmaker looks again; waiters poll their answers anyway.
+                        // The matchmaker looks again; waiters poll their answers anyway; the
+                        // Offers streams read the store again.
                         let _ = self.ladder.send(LadderSignal::Changed);
+                        let _ = self.ladder.send(LadderSignal::Missed);
                     }
                     None => {
                         tracing::error!("the notification listener stopped");

@@ -25,6 +25,8 @@ pub enum LimitKind {
     UnfinishedGames,
     /// A caller's house bots' thinking this server can take on now (`house`).
     HouseCapacity,
+    /// Challenges a player sees at once from players it does not know.
+    ChallengesFromStrangers,
 }
 
 impl LimitKind {
@@ -40,6 +42,7 @@ impl LimitKind {
             LimitKind::HouseGames => "TOO_MANY_HOUSE_GAMES",
             LimitKind::UnfinishedGames => "TOO_MANY_UNFINISHED_GAMES",
             LimitKind::HouseCapacity => "HOUSE_BOTS_BUSY",
+            LimitKind::ChallengesFromStrangers => "TOO_MANY_CHALLENGES",
         }
     }
 
@@ -55,6 +58,9 @@ impl LimitKind {
             LimitKind::HouseGames => "unfinished games with house bots per player",
             LimitKind::UnfinishedGames => "unfinished games per player",
             LimitKind::HouseCapacity => "tables with house bots the server can think for now",
+            LimitKind::ChallengesFromStrangers => {
+                "challenges a player sees at once from players it does not know"
+            }
         }
     }
 }

@@ -1,10 +1,12 @@
-//! What two floods of issue #19 now cost the server, counted by its own metrics (the store
-//! calls it makes), through real gRPC:
+//! What floods cost the server, counted by its own metrics (the store calls it makes),
+//! through real gRPC:
 //!
-//! - row 3: requests waiting in the ladder's queue cost no store call per waiter: a dozen
-//!   players waiting for seconds cost a handful of reads in all;
-//! - row 10: a flood of random tokens costs at most as many store lookups as its address's
-//!   quota of unknown tokens allows, however many calls it makes.
+//! - requests waiting in the ladder's queue cost no store call per waiter: a dozen players
+//!   waiting for seconds cost a handful of reads in all;
+//! - challenges made and withdrawn while their players hold `Offers` streams cost one read
+//!   of each change for the whole server, none per stream;
+//! - a flood of random tokens costs at most as many store lookups as its address's quota of
+//!   unknown tokens allows, however many calls it makes.
 //!
 //! One test, so that nothing else in this process calls the store meanwhile.
 
@@ -63,6 +65,59 @@ async fn floods_cost_the_store_nothing_per_waiter_and_nothing_past_the_quota() {
         after - before
     );
     drop(waiting);
+
+    // Challenges: twelve accounts each hold four Offers streams and make a casual 4-player
+    // duplicate challenge naming seven of the others, then withdraw it. Each change is read
+    // once (for the whole server) and handed to the streams as it is: the streams read the
+    // store when they open, never again for the others' challenges.
+    let accounts: Vec<_> = {
+        let mut accounts = Vec::new();
+        for i in 0..12 {
+            accounts.push(player(&server, &format!("Challenger {i}")).await);
+        }
+        accounts
+    };
+    let mut streams = Vec::new();
+    for account in &accounts {
+        for _ in 0..4 {
+            streams.push(account.offers().await.unwrap());
+        }
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (reads_before, rereads_before) = (
+        store_calls(metrics, "challenge").await,
+        store_calls(metrics, "challenges_of").await,
+    );
+    let mut changes = 0;
+    for (i, account) in accounts.iter().enumerate() {
+        let opponents = (1..=7)
+            .map(|k| accounts[(i + k) % 12].player_id().to_string())
+            .collect();
+        let made = account
+            .challenge(v1::ChallengeRequest {
+                opponents,
+                players: 4,
+                duplicate: true,
+                rated: false,
+                expires_in_secs: 600,
+            })
+            .await
+            .unwrap();
+        account
+            .answer_challenge(&made.challenge_id, false)
+            .await
+            .unwrap();
+        changes += 2;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let reads = store_calls(metrics, "challenge").await - reads_before;
+    let rereads = store_calls(metrics, "challenges_of").await - rereads_before;
+    assert!(
+        reads <= f64::from(changes),
+        "{reads} reads of a challenge for {changes} changes seen by 48 streams"
+    );
+    assert_eq!(rereads, 0.0, "the streams read nothing more themselves");
+    drop(streams);
 
     // Row 10: two thousand calls with random tokens from one address, fifty at a time
     // (each refusal comes after a pause: a flood in series would slow itself down).

@@ -213,3 +213,120 @@ async fn tables_of_house_bots_are_admitted_while_their_thinking_has_room() {
     assert!(mine.games.is_empty());
     server.stop().await;
 }
+
+fn challenge_to(opponent: &Session) -> v1::ChallengeRequest {
+    v1::ChallengeRequest {
+        opponents: vec![opponent.player_id().to_string()],
+        players: 2,
+        duplicate: false,
+        rated: false,
+        expires_in_secs: 600,
+    }
+}
+
+/// The next challenge an `Offers` stream tells, skipping keep-alives.
+async fn next_challenge(
+    stream: &mut tonic::Streaming<v1::OffersResponse>,
+) -> Option<v1::Challenge> {
+    loop {
+        let message = tokio::time::timeout(std::time::Duration::from_millis(800), stream.message())
+            .await
+            .ok()?
+            .expect("a healthy stream")
+            .expect("the stream stays open");
+        match message.message {
+            Some(v1::offers_response::Message::Challenge(c)) => return Some(c),
+            _ => continue,
+        }
+    }
+}
+
+/// Thirteen bot accounts of one person send a player all the challenges they may: past a
+/// crowd of twenty from players it does not know, strangers' challenges to it are refused,
+/// each stranger shows on its stream twice at most, and a friend's challenge (a player it
+/// challenged before) is shown first, however much spam came after it.
+#[tokio::test]
+async fn spam_cannot_hide_a_friends_challenge() {
+    use theboss_server::quota::QuotaOptions;
+    use tonic_types::StatusExt;
+    let server = TestServer::sqlite_with(Options {
+        quotas: QuotaOptions {
+            challenges_per_min: 0,
+            ..QuotaOptions::default()
+        },
+        ..Options::default()
+    })
+    .await;
+    let victim = player(&server, "Victim").await;
+    let friend = player(&server, "Friend").await;
+    // The victim knows the friend: it challenged the friend once (declined since).
+    let once = victim.challenge(challenge_to(&friend)).await.unwrap();
+    victim
+        .answer_challenge(&once.challenge_id, false)
+        .await
+        .unwrap();
+    let theirs = friend.challenge(challenge_to(&victim)).await.unwrap();
+
+    // Bot accounts, each sending the eight it may, until refused; then a few more accounts,
+    // each refused at once.
+    let mut sent = 0;
+    let mut crowded = None;
+    'bots: for i in 0..13 {
+        let bot = player(&server, &format!("Spam {i}")).await;
+        for _ in 0..8 {
+            match bot.challenge(challenge_to(&victim)).await {
+                Ok(_) => sent += 1,
+                Err(e) => {
+                    crowded = e.status().cloned();
+                    if i >= 5 {
+                        break 'bots;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    assert_eq!(sent, 20, "twenty strangers' challenges at most");
+    let crowded = crowded.expect("the rest refused");
+    assert_eq!(crowded.code(), Code::ResourceExhausted);
+    assert_eq!(reason(&crowded), "TOO_MANY_CHALLENGES");
+    assert_eq!(
+        crowded.get_details_quota_failure().unwrap().violations[0].subject,
+        format!("player:{}", victim.player_id())
+    );
+    // The friend still gets through: the victim knows it.
+    let again = friend.challenge(challenge_to(&victim)).await.unwrap();
+
+    let mut offers = victim.offers().await.unwrap();
+    let first = next_challenge(&mut offers).await.unwrap();
+    // Its own challenge (to the friend, declined), then the friend's.
+    assert_eq!(first.challenge_id, once.challenge_id);
+    let mut friends = Vec::new();
+    for _ in 0..2 {
+        friends.push(next_challenge(&mut offers).await.unwrap().challenge_id);
+    }
+    friends.sort();
+    let mut expected = vec![theirs.challenge_id.clone(), again.challenge_id.clone()];
+    expected.sort();
+    assert_eq!(
+        friends, expected,
+        "a friend's challenges come before any stranger's"
+    );
+    let mut per_stranger = std::collections::HashMap::<String, usize>::new();
+    while let Some(c) = next_challenge(&mut offers).await {
+        *per_stranger.entry(c.challenger_id).or_default() += 1;
+    }
+    // Three strangers sent the twenty (8, 8 and 4): two of each are shown.
+    assert_eq!(per_stranger.len(), 3, "{per_stranger:?}");
+    assert!(per_stranger.values().all(|n| *n == 2), "{per_stranger:?}");
+
+    // A change reaches an open stream as that change: the friend withdraws one.
+    friend
+        .answer_challenge(&again.challenge_id, false)
+        .await
+        .unwrap();
+    let changed = next_challenge(&mut offers).await.expect("told at once");
+    assert_eq!(changed.challenge_id, again.challenge_id);
+    assert_eq!(changed.status(), v1::ChallengeStatus::Withdrawn);
+    server.stop().await;
+}

@@ -94,9 +94,30 @@ impl Actor {
             .count();
         let forfeited = next.forfeited.iter().filter(|f| **f).count();
         crate::metrics::action_committed(timed_out, forfeited.saturating_sub(was_forfeited));
+        let ended = next.status.is_over() && !self.log.latest().state.status.is_over();
         // A table that ended no longer takes a place among the house bots' tables.
-        if next.status.is_over() && next.seats.iter().flatten().any(PlayerInfo::is_house_bot) {
+        if ended && next.seats.iter().flatten().any(PlayerInfo::is_house_bot) {
             self.house.forget(&self.record.id);
+        }
+        // Players who finished a game together know each other: their challenges to each
+        // other are shown first (`arranged::shown`). Written beside the game, never in its
+        // way: a failure only costs that.
+        if ended && next.status == Status::Finished {
+            let players: Vec<String> = next
+                .seats
+                .iter()
+                .flatten()
+                .filter(|p| !p.is_house_bot())
+                .map(|p| p.id.clone())
+                .collect();
+            if players.len() >= 2 {
+                let store = self.store.clone();
+                tokio::spawn(async move {
+                    if let Err(error) = store.note_contacts(&players).await {
+                        tracing::warn!(%error, "cannot record who played together");
+                    }
+                });
+            }
         }
         Ok(self.push(stored, events, next))
     }

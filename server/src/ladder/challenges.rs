@@ -71,6 +71,13 @@ impl Ladder {
                 });
             }
             Err(ChallengeRefused::UnknownPlayer(id)) => return Err(GameError::PlayerNotFound(id)),
+            Err(ChallengeRefused::Crowded { player, limit }) => {
+                return Err(GameError::Limit {
+                    kind: LimitKind::ChallengesFromStrangers,
+                    subject: format!("player:{}", player.id),
+                    limit,
+                });
+            }
             Err(ChallengeRefused::Refuses(player)) => {
                 return Err(GameError::Refused {
                     reason: "CHALLENGES_REFUSED",
@@ -131,21 +138,20 @@ impl Ladder {
         Ok(policy)
     }
 
-    /// Tells the streams of everyone in a challenge that it changed.
+    /// Tells the streams of everyone in a challenge that it changed: the change travels as
+    /// the challenge's id, read once by each replica with streams of its players.
     async fn offered(&self, challenge: &ChallengeRecord) {
-        let ids = challenge
-            .parties
-            .iter()
-            .map(|(p, _)| p.id.clone())
-            .collect();
-        self.signal.notify(LadderSignal::Offered(ids)).await;
+        self.signal
+            .notify(LadderSignal::Challenged(challenge.id.clone()))
+            .await;
     }
 }
 
-/// Tells the `Offers` streams of these players (wherever they are held) to look again.
+/// Tells the `Offers` streams of these players (wherever they are held) that games were
+/// arranged for them.
 pub(super) async fn tell(signal: &Signal, players: Vec<String>) {
     if !players.is_empty() {
-        signal.notify(LadderSignal::Offered(players)).await;
+        signal.notify(LadderSignal::Arranged(players)).await;
     }
 }
 

@@ -348,6 +348,9 @@ impl Matchmaker {
                 .iter()
                 .map(|(p, _)| p.id.clone())
                 .collect();
+            self.signal
+                .notify(LadderSignal::Challenged(challenge.id.clone()))
+                .await;
             challenges::tell(&self.signal, everyone).await;
         }
         Ok(())
@@ -360,8 +363,14 @@ impl Matchmaker {
             .expire_challenges(now_micros(), EXPIRE_BATCH)
             .await
         {
-            Ok(0) => {}
-            Ok(n) => tracing::debug!(challenges = n, "challenges expired"),
+            Ok(expired) => {
+                if !expired.is_empty() {
+                    tracing::debug!(challenges = expired.len(), "challenges expired");
+                }
+                for id in expired {
+                    self.signal.notify(LadderSignal::Challenged(id)).await;
+                }
+            }
             Err(error) => tracing::warn!(%error, "cannot expire challenges"),
         }
     }

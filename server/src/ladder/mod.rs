@@ -42,7 +42,7 @@ use crate::games::Games;
 use crate::store::cluster::LadderSignal;
 use crate::store::{Enqueued, LadderSeat, Store};
 
-pub use offers::{MAX_STREAMS as MAX_OFFER_STREAMS, Subscription};
+pub use offers::{MAX_STREAMS as MAX_OFFER_STREAMS, OfferNews, Subscription};
 
 /// How often a replica reads the answers of the requests it holds, in case a notification
 /// was lost.
@@ -307,13 +307,15 @@ impl Ladder {
                         self.forget(answered).await;
                     }
                     Ok(LadderSignal::Waiting(n)) => self.hub.tell_waiting(n),
-                    Ok(LadderSignal::Offered(players)) => self.offers.changed(&players),
+                    Ok(LadderSignal::Challenged(id)) => self.read_challenge(id),
+                    Ok(LadderSignal::Arranged(players)) => self.offers.reread(&players),
+                    Ok(LadderSignal::Missed) => self.offers.reread_all(),
                     Ok(LadderSignal::Changed) => {}
                     // Missed signals: read every answer now, and every offer.
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         let answered = self.hub.deliver(&*self.store, None).await;
                         self.forget(answered).await;
-                        self.offers.changed_all();
+                        self.offers.reread_all();
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
                 },
@@ -323,6 +325,25 @@ impl Ladder {
                 }
             }
         }
+    }
+
+    /// Reads a changed challenge once and hands it to the `Offers` streams of its players
+    /// held here (off the hub's task: a slow read delays no ladder answer).
+    fn read_challenge(&self, id: String) {
+        if self.offers.is_empty() {
+            return;
+        }
+        let (store, offers) = (self.store.clone(), self.offers.clone());
+        tokio::spawn(async move {
+            match store.challenge(&id).await {
+                Ok(Some(challenge)) => offers.challenge(challenge),
+                Ok(None) => {}
+                Err(error) => {
+                    tracing::warn!(%error, challenge = %id, "cannot read a changed challenge");
+                    offers.reread_all();
+                }
+            }
+        });
     }
 
     /// Forgets requests whose answers were delivered.

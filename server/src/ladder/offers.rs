@@ -1,17 +1,33 @@
-//! This replica's `Offers` streams, by player: each open stream holds a [`Subscription`]
-//! that wakes when the ladder signals a change for its player (a challenge made, answered or
-//! started; a game arranged), so a stream re-reads the store only when something may have
-//! changed for it (and on a slow poll, in case a signal was lost).
+//! This replica's `Offers` streams, by player. A change reaches a stream as that change: the
+//! ladder reads a changed challenge once for the whole replica and hands the record to the
+//! streams of its players ([`OffersHub::challenge`]); a stream reads the store only when it
+//! opens, when games were arranged for its player, or when it missed news (its channel
+//! lagged, or the replicas' notifications were lost). So a flood of challenges costs a read
+//! per challenge per replica, not per stream.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use tokio::sync::watch;
+use tokio::sync::broadcast;
 
+use crate::arranged::ChallengeRecord;
 use crate::game_error::{GameError, LimitKind};
 
 /// Open `Offers` streams one player may hold.
 pub const MAX_STREAMS: u32 = 4;
+
+/// News buffered per player for its streams; a stream that falls further behind reads the
+/// store again.
+const NEWS_BUFFER: usize = 32;
+
+/// What a stream is told.
+#[derive(Debug, Clone)]
+pub enum OfferNews {
+    /// A challenge its player is in, as it is now.
+    Challenge(Arc<ChallengeRecord>),
+    /// Games were arranged for its player, or news may have been missed: read the store.
+    Reread,
+}
 
 #[derive(Default)]
 pub(super) struct OffersHub {
@@ -19,7 +35,7 @@ pub(super) struct OffersHub {
 }
 
 struct Entry {
-    changes: watch::Sender<u64>,
+    news: broadcast::Sender<OfferNews>,
     streams: u32,
 }
 
@@ -30,7 +46,7 @@ impl OffersHub {
         let entry = players
             .entry(player_id.to_string())
             .or_insert_with(|| Entry {
-                changes: watch::channel(0).0,
+                news: broadcast::channel(NEWS_BUFFER).0,
                 streams: 0,
             });
         if entry.streams >= MAX_STREAMS {
@@ -42,34 +58,50 @@ impl OffersHub {
         }
         entry.streams += 1;
         Ok(Subscription {
-            changes: entry.changes.subscribe(),
+            news: entry.news.subscribe(),
             player_id: player_id.to_string(),
             hub: self.clone(),
         })
     }
 
-    /// Wakes the streams of these players held here.
-    pub(super) fn changed(&self, player_ids: &[String]) {
+    /// Whether any stream is held here (if not, a changed challenge need not be read).
+    pub(super) fn is_empty(&self) -> bool {
+        self.players.lock().expect("not poisoned").is_empty()
+    }
+
+    /// Hands a challenge to the streams of its players held here.
+    pub(super) fn challenge(&self, challenge: ChallengeRecord) {
+        let challenge = Arc::new(challenge);
         let players = self.players.lock().expect("not poisoned");
-        for id in player_ids {
-            if let Some(entry) = players.get(id) {
-                entry.changes.send_modify(|n| *n += 1);
+        for (party, _) in &challenge.parties {
+            if let Some(entry) = players.get(&party.id) {
+                let _ = entry.news.send(OfferNews::Challenge(challenge.clone()));
             }
         }
     }
 
-    /// Wakes every stream held here (signals may have been lost).
-    pub(super) fn changed_all(&self) {
+    /// Has the streams of these players held here read the store.
+    pub(super) fn reread(&self, player_ids: &[String]) {
+        let players = self.players.lock().expect("not poisoned");
+        for id in player_ids {
+            if let Some(entry) = players.get(id) {
+                let _ = entry.news.send(OfferNews::Reread);
+            }
+        }
+    }
+
+    /// Has every stream held here read the store (news may have been lost).
+    pub(super) fn reread_all(&self) {
         let players = self.players.lock().expect("not poisoned");
         for entry in players.values() {
-            entry.changes.send_modify(|n| *n += 1);
+            let _ = entry.news.send(OfferNews::Reread);
         }
     }
 }
 
 /// One open `Offers` stream; dropping it frees its place.
 pub struct Subscription {
-    pub changes: watch::Receiver<u64>,
+    pub news: broadcast::Receiver<OfferNews>,
     player_id: String,
     hub: Arc<OffersHub>,
 }
@@ -89,10 +121,39 @@ impl Drop for Subscription {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arranged::{Answer, ChallengeStatus};
+    use crate::domain::PlayerInfo;
+
+    fn challenge(parties: &[&str]) -> ChallengeRecord {
+        ChallengeRecord {
+            id: "c".into(),
+            parties: parties
+                .iter()
+                .map(|id| {
+                    (
+                        PlayerInfo {
+                            id: (*id).into(),
+                            display_name: String::new(),
+                            is_bot: true,
+                        },
+                        Answer::Pending,
+                    )
+                })
+                .collect(),
+            players: 2,
+            duplicate: false,
+            rated: false,
+            status: ChallengeStatus::Pending,
+            created_at: 0,
+            expires_at: 1,
+            game_ids: vec![],
+        }
+    }
 
     #[tokio::test]
-    async fn a_player_holds_a_bounded_number_of_streams_and_each_hears_its_changes() {
+    async fn a_player_holds_a_bounded_number_of_streams_and_each_hears_its_news() {
         let hub = Arc::new(OffersHub::default());
+        assert!(hub.is_empty());
         let mut held: Vec<Subscription> = (0..MAX_STREAMS)
             .map(|_| hub.subscribe("p").unwrap())
             .collect();
@@ -104,19 +165,23 @@ mod tests {
             })
         ));
         let mut other = hub.subscribe("q").unwrap();
-        hub.changed(&["p".to_string()]);
-        assert!(held[0].changes.has_changed().unwrap());
-        assert!(!other.changes.has_changed().unwrap());
+        hub.challenge(challenge(&["p", "r"]));
+        for stream in &mut held {
+            assert!(matches!(
+                stream.news.try_recv(),
+                Ok(OfferNews::Challenge(c)) if c.id == "c"
+            ));
+        }
+        assert!(other.news.try_recv().is_err(), "not q's challenge");
         held.pop();
         assert!(
             hub.subscribe("p").is_ok(),
             "a closed stream frees its place"
         );
-        hub.changed_all();
-        assert!(other.changes.has_changed().unwrap());
-        other.changes.mark_unchanged();
+        hub.reread_all();
+        assert!(matches!(other.news.try_recv(), Ok(OfferNews::Reread)));
         drop(held);
         drop(other);
-        assert!(hub.players.lock().unwrap().is_empty());
+        assert!(hub.is_empty());
     }
 }

@@ -1,28 +1,28 @@
 //! Challenges over the wire: `Challenge`, `AnswerChallenge`, `SetChallengePolicy`, and the
-//! `Offers` stream, which re-reads the caller's challenges and arranged games from the store
-//! whenever the ladder signals a change for it (and every few seconds, in case a signal was
-//! lost), and sends what it has not sent yet.
+//! `Offers` stream: what the store shows of the caller's challenges and arranged games when
+//! it opens, then each challenge that changes as the ladder hands it over (read once per
+//! replica, see `ladder::offers`), and the store read again only when games were arranged for
+//! the caller or news was missed.
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use theboss::v1::{self, offers_response::Message};
+use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Status};
 
 use super::{LadderService, caller, checked_id};
-use crate::arranged::Policy;
+use crate::arranged::{ChallengeRecord, Policy, SHOWN_PER_CHALLENGER};
 use crate::domain::{PlayerInfo, now_micros};
 use crate::error::ApiError;
 use crate::ladder::challenges::{ChallengeSpec, answers_key};
-use crate::ladder::{Ladder, Subscription};
+use crate::ladder::{Ladder, OfferNews, Subscription};
 use crate::wire::{self, timestamp};
 
 pub(super) type OffersItem = Result<v1::OffersResponse, Status>;
 
-/// How often an `Offers` stream reads the store without being told to.
-const OFFERS_POLL: Duration = Duration::from_secs(10);
 /// Seconds a challenge waits for answers by default, and at most.
 const DEFAULT_EXPIRY_SECS: u32 = 300;
 const MAX_EXPIRY_SECS: u32 = 3600;
@@ -182,8 +182,8 @@ struct OffersStream {
     ladder: Ladder,
     player_id: String,
     tx: mpsc::Sender<OffersItem>,
-    /// Each challenge's last state told.
-    told: HashMap<String, String>,
+    /// Each challenge's last state told, and its challenger.
+    told: HashMap<String, (String, String)>,
     /// Games told.
     games: HashSet<String>,
 }
@@ -195,68 +195,86 @@ impl OffersStream {
         keep_alive: Duration,
         mut stopping: tokio::sync::watch::Receiver<bool>,
     ) {
-        let mut poll = tokio::time::interval(OFFERS_POLL);
         let mut ticker = tokio::time::interval(keep_alive);
         ticker.reset();
+        if self.reread().await.is_err() {
+            return;
+        }
         loop {
-            subscription.changes.mark_unchanged();
-            if self.tell_news().await.is_err() {
-                return;
-            }
-            loop {
-                tokio::select! {
-                    () = self.tx.closed() => return,
-                    () = async {
-                        let _ = stopping.wait_for(|s| *s).await;
-                    } => {
-                        let _ = self
-                            .tx
-                            .send(Err(crate::error::stream_ended(
-                                "the server is shutting down; open Offers again",
-                            )))
-                            .await;
-                        return;
-                    }
-                    changed = subscription.changes.changed() => {
-                        if changed.is_err() {
-                            return;
-                        }
-                        break;
-                    }
-                    _ = poll.tick() => break,
-                    _ = ticker.tick() => {
-                        let alive = item(Message::KeepAlive(v1::KeepAlive {
-                            seq: 0,
-                            server_time: Some(timestamp(now_micros())),
-                        }));
-                        if self.tx.send(alive).await.is_err() {
-                            return;
-                        }
-                    }
+            let told = tokio::select! {
+                () = self.tx.closed() => return,
+                () = async {
+                    let _ = stopping.wait_for(|s| *s).await;
+                } => {
+                    let _ = self
+                        .tx
+                        .send(Err(crate::error::stream_ended(
+                            "the server is shutting down; open Offers again",
+                        )))
+                        .await;
+                    return;
                 }
+                news = subscription.news.recv() => match news {
+                    Ok(OfferNews::Challenge(challenge)) => self.tell_challenge(&challenge).await,
+                    // Games arranged, or news missed: what the store says now.
+                    Ok(OfferNews::Reread) | Err(RecvError::Lagged(_)) => self.reread().await,
+                    Err(RecvError::Closed) => return,
+                },
+                _ = ticker.tick() => {
+                    let alive = item(Message::KeepAlive(v1::KeepAlive {
+                        seq: 0,
+                        server_time: Some(timestamp(now_micros())),
+                    }));
+                    self.tx.send(alive).await.map_err(|_| ())
+                }
+            };
+            if told.is_err() {
+                return;
             }
         }
     }
 
-    /// Sends what changed since the last read; Err when the client is gone.
-    async fn tell_news(&mut self) -> Result<(), ()> {
+    /// Tells a challenge if it changed since it was told; a new one from a challenger with
+    /// `arranged::SHOWN_PER_CHALLENGER` open challenges shown already waits for the next
+    /// read of the store, which decides by who the player knows. Err when the client is gone.
+    async fn tell_challenge(&mut self, challenge: &ChallengeRecord) -> Result<(), ()> {
+        let now = now_micros();
+        let key = answers_key(challenge, now);
+        let challenger = challenge.challenger().id.clone();
+        match self.told.get(&challenge.id) {
+            Some((told, _)) if *told == key => return Ok(()),
+            Some(_) => {}
+            None if challenger != self.player_id => {
+                // A new challenge: shown only while its challenger has few shown and open.
+                let open = self
+                    .told
+                    .values()
+                    .filter(|(state, by)| *by == challenger && state.starts_with("pending"))
+                    .count();
+                if open >= SHOWN_PER_CHALLENGER {
+                    return Ok(());
+                }
+            }
+            None => {}
+        }
+        let message = Message::Challenge(wire::challenge_to_wire(challenge, now));
+        self.tx.send(item(message)).await.map_err(|_| ())?;
+        self.told.insert(challenge.id.clone(), (key, challenger));
+        Ok(())
+    }
+
+    /// Reads what the stream shows from the store and tells what changed; Err when the
+    /// client is gone.
+    async fn reread(&mut self) -> Result<(), ()> {
         let store = self.ladder.store().clone();
         let now = now_micros();
-        let challenges = match store.challenges_of(&self.player_id, now).await {
-            Ok(found) => found,
-            Err(error) => {
-                tracing::warn!(%error, "cannot read a player's challenges");
-                return Ok(());
+        match store.challenges_of(&self.player_id, now).await {
+            Ok(found) => {
+                for challenge in found {
+                    self.tell_challenge(&challenge).await?;
+                }
             }
-        };
-        for challenge in challenges {
-            let key = answers_key(&challenge, now);
-            if self.told.get(&challenge.id) == Some(&key) {
-                continue;
-            }
-            let message = Message::Challenge(wire::challenge_to_wire(&challenge, now));
-            self.tx.send(item(message)).await.map_err(|_| ())?;
-            self.told.insert(challenge.id, key);
+            Err(error) => tracing::warn!(%error, "cannot read a player's challenges"),
         }
         let seats = match store.arranged_games_of(&self.player_id).await {
             Ok(seats) => seats,

@@ -59,26 +59,38 @@ pub enum LadderSignal {
     Answered(Vec<String>),
     /// How many requests wait now, for the waiters' `queued` notices.
     Waiting(u32),
-    /// Something changed for these players' `Offers` streams (a challenge, an arranged game).
-    Offered(Vec<String>),
+    /// A challenge changed (made, answered, seated, started, withdrawn or expired): each
+    /// replica with `Offers` streams of its players reads it once and hands it to them.
+    Challenged(String),
+    /// Games were arranged for these players: their `Offers` streams read them.
+    Arranged(Vec<String>),
+    /// Notifications may have been lost (the listener reconnected): every stream reads the
+    /// store again.
+    Missed,
 }
 
 impl LadderSignal {
-    /// The signal as a notification's text: `c`, `a:<id>,<id>…`, `w:<n>` or `o:<id>,<id>…`.
+    /// The signal as a notification's text: `c`, `a:<id>,<id>…`, `w:<n>`, `x:<id>` or
+    /// `o:<id>,<id>…`.
     pub fn encode(&self) -> String {
         match self {
             LadderSignal::Changed => "c".to_string(),
             LadderSignal::Answered(ids) => format!("a:{}", ids.join(",")),
             LadderSignal::Waiting(n) => format!("w:{n}"),
-            LadderSignal::Offered(ids) => format!("o:{}", ids.join(",")),
+            LadderSignal::Challenged(id) => format!("x:{id}"),
+            LadderSignal::Arranged(ids) => format!("o:{}", ids.join(",")),
+            LadderSignal::Missed => "r".to_string(),
         }
     }
 
     pub fn decode(text: &str) -> Option<LadderSignal> {
         match text.split_once(':') {
             None if text == "c" || text.is_empty() => Some(LadderSignal::Changed),
+            None if text == "r" => Some(LadderSignal::Missed),
             Some(("a", ids)) => Some(LadderSignal::Answered(ids_of(ids))),
-            Some(("o", ids)) => Some(LadderSignal::Offered(ids_of(ids))),
+            // From a replica of an earlier version too, where it meant "look again".
+            Some(("o", ids)) => Some(LadderSignal::Arranged(ids_of(ids))),
+            Some(("x", id)) => Some(LadderSignal::Challenged(id.to_string())),
             Some(("w", n)) => n.parse().ok().map(LadderSignal::Waiting),
             _ => None,
         }
@@ -175,10 +187,12 @@ mod tests {
             LadderSignal::Answered(vec!["a".into(), "b".into()]),
             LadderSignal::Answered(vec![]),
             LadderSignal::Waiting(7),
-            LadderSignal::Offered(vec!["p1".into(), "p2".into()]),
+            LadderSignal::Challenged("c1".into()),
+            LadderSignal::Arranged(vec!["p1".into(), "p2".into()]),
+            LadderSignal::Missed,
         ] {
             assert_eq!(LadderSignal::decode(&signal.encode()), Some(signal));
         }
-        assert_eq!(LadderSignal::decode("x:1"), None);
+        assert_eq!(LadderSignal::decode("z:1"), None);
     }
 }

@@ -393,6 +393,9 @@ pub enum ChallengeRefused {
     UnknownPlayer(String),
     /// A challenged player does not take challenges from this challenger.
     Refuses(PlayerInfo),
+    /// A challenged player who does not know the challenger already sees as many challenges
+    /// from players it does not know as it may.
+    Crowded { player: PlayerInfo, limit: u32 },
 }
 
 /// A tournament's game with its set.
@@ -438,12 +441,17 @@ pub trait ArrangedStore: Send + Sync + 'static {
         now: i64,
     ) -> Result<Option<Result<ChallengeRecord, AnswerRefused>>, StoreError>;
 
-    /// The challenges a player's Offers stream shows at `now`.
+    /// The challenges a player's Offers stream shows at `now`: those of players it knows
+    /// (it challenged them, or played with them) first, a few of each challenger at most
+    /// (`arranged::shown`).
     async fn challenges_of(
         &self,
         player_id: &str,
         now: i64,
     ) -> Result<Vec<ChallengeRecord>, StoreError>;
+
+    /// Records that these players know each other (they played a game together).
+    async fn note_contacts(&self, players: &[String]) -> Result<(), StoreError>;
 
     /// Challenges everyone accepted, waiting for their games, oldest first.
     async fn seating_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError>;
@@ -457,9 +465,9 @@ pub trait ArrangedStore: Send + Sync + 'static {
         now: i64,
     ) -> Result<bool, StoreError>;
 
-    /// Writes `expired` on open challenges past their expiry (at most `limit`); returns how
-    /// many.
-    async fn expire_challenges(&self, now: i64, limit: u32) -> Result<u64, StoreError>;
+    /// Writes `expired` on open challenges past their expiry (at most `limit`); returns
+    /// their ids.
+    async fn expire_challenges(&self, now: i64, limit: u32) -> Result<Vec<String>, StoreError>;
 
     /// Records games a challenge or a tournament (`arranged_by`) is about to create.
     async fn arrange_games(&self, arranged_by: &str, game_ids: &[String])

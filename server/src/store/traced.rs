@@ -306,6 +306,10 @@ impl<S: ArrangedStore> ArrangedStore for Traced<S> {
         traced!("challenges_of", self.0.challenges_of(player_id, now), player = %player_id).await
     }
 
+    async fn note_contacts(&self, players: &[String]) -> Result<(), StoreError> {
+        traced!("note_contacts", self.0.note_contacts(players)).await
+    }
+
     async fn seating_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
         traced!("seating_challenges", self.0.seating_challenges(now)).await
     }
@@ -324,7 +328,7 @@ impl<S: ArrangedStore> ArrangedStore for Traced<S> {
         .await
     }
 
-    async fn expire_challenges(&self, now: i64, limit: u32) -> Result<u64, StoreError> {
+    async fn expire_challenges(&self, now: i64, limit: u32) -> Result<Vec<String>, StoreError> {
         traced!("expire_challenges", self.0.expire_challenges(now, limit)).await
     }
 

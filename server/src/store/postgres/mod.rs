@@ -23,8 +23,10 @@ use super::sql::{Backend, SqlStore};
 /// The store on PostgreSQL.
 pub type PostgresStore = SqlStore<sqlx::Postgres>;
 
-/// Connections in the pool.
+/// Connections of the games' pool.
 const CONNECTIONS: u32 = 16;
+/// Connections of the other work's pool (`SqlStore::side`).
+const SIDE_CONNECTIONS: u32 = 4;
 /// Groups of appends written at once; the rest of the pool serves reads and other writes.
 /// One lane: a second one let appends go at once while the first was busy, but made groups
 /// half as large, and each transaction has a fixed cost in PostgreSQL and in the server (a
@@ -194,8 +196,12 @@ impl SqlStore<sqlx::Postgres> {
         let pool = PgPoolOptions::new()
             .max_connections(CONNECTIONS)
             .test_before_acquire(false)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
+        let side = PgPoolOptions::new()
+            .max_connections(SIDE_CONNECTIONS)
+            .test_before_acquire(false)
+            .connect_lazy_with(options);
         sqlx::migrate!("migrations/postgres").run(&pool).await?;
         let upkeep = if check_autovacuum(&pool).await? {
             let (upkeep, stopped) = tokio::sync::oneshot::channel();
@@ -211,6 +217,7 @@ impl SqlStore<sqlx::Postgres> {
         });
         Ok(SqlStore {
             pool,
+            side,
             group,
             me,
             _upkeep: upkeep,

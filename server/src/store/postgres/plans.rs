@@ -23,7 +23,7 @@ use crate::store::group::{Append, Seating};
 use crate::store::sql::{arranged, games, ladder, listing, players, ratings};
 
 /// Tables that grow with the service's history: none may be read whole.
-const HISTORY: [&str; 12] = [
+const HISTORY: [&str; 13] = [
     "games",
     "players",
     "actions",
@@ -36,6 +36,7 @@ const HISTORY: [&str; 12] = [
     "tournaments",
     "tournament_entrants",
     "arranged_games",
+    "contacts",
 ];
 
 /// Enough history to matter: 20,000 players, 50,000 games (4,000 of them the tables of
@@ -225,10 +226,13 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
         ("SET_POLICY", arranged::SET_POLICY, "'bots', 'p77'"),
         ("PLAYER_POLICY", arranged::PLAYER_POLICY, "'p77'"),
         (
-            "OPEN_CHALLENGES_OF",
-            arranged::OPEN_CHALLENGES_OF,
+            "VISIBLE_CHALLENGES_BY",
+            arranged::VISIBLE_CHALLENGES_BY,
             "'p77', 5000",
         ),
+        ("KNOWS", arranged::KNOWS, "'p77', 'p78'"),
+        ("INSERT_CONTACT", arranged::INSERT_CONTACT, "'p77', 'p78'"),
+        ("FROM_STRANGERS", arranged::FROM_STRANGERS, "'p77', 5000"),
         (
             "INSERT_CHALLENGE",
             arranged::INSERT_CHALLENGE,

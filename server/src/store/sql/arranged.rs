@@ -20,9 +20,21 @@ pub(in crate::store) const SET_POLICY: &str =
 /// By the primary key.
 pub(in crate::store) const PLAYER_POLICY: &str =
     "SELECT id, display_name, is_bot, challenge_policy FROM players WHERE id = $1";
-/// By the partial index `challenges_open_by_challenger`.
-pub(in crate::store) const OPEN_CHALLENGES_OF: &str = "SELECT COUNT(*) FROM challenges \
-     WHERE challenger_id = $1 AND status IN ('pending', 'seating') AND expires_at > $2";
+/// A challenger's challenges someone can still see, by the partial index
+/// `challenge_players_visible_as_challenger`: they count toward its cap, withdrawn or not.
+pub(in crate::store) const VISIBLE_CHALLENGES_BY: &str = "SELECT COUNT(*) FROM challenge_players \
+     WHERE player_id = $1 AND position = 0 AND visible_until > $2";
+/// By the primary key of `contacts`.
+pub(in crate::store) const KNOWS: &str =
+    "SELECT COUNT(*) FROM contacts WHERE player_id = $1 AND contact_id = $2";
+pub(in crate::store) const INSERT_CONTACT: &str =
+    "INSERT INTO contacts (player_id, contact_id) VALUES ($1, $2) ON CONFLICT DO NOTHING";
+/// The challenges a player sees from players it does not know, by `challenge_players_visible`,
+/// each challenge and each contact by its key: bounded by what strangers may send it.
+pub(in crate::store) const FROM_STRANGERS: &str = "SELECT COUNT(*) FROM challenge_players cp \
+     WHERE cp.player_id = $1 AND cp.position > 0 AND cp.visible_until > $2 \
+     AND (SELECT COUNT(*) FROM contacts k WHERE k.player_id = $1 AND k.contact_id = \
+     (SELECT c.challenger_id FROM challenges c WHERE c.id = cp.challenge_id)) = 0";
 pub(in crate::store) const INSERT_CHALLENGE: &str = "INSERT INTO challenges \
      (id, challenger_id, players, duplicate, rated, status, created_at, expires_at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
@@ -43,11 +55,15 @@ pub(in crate::store) const UPDATE_CHALLENGE: &str =
 /// By the primary key.
 pub(in crate::store) const UPDATE_PARTY: &str = "UPDATE challenge_players SET answer = $1, \
      visible_until = $2 WHERE challenge_id = $3 AND player_id = $4";
-/// By the index `challenge_players_visible`: what a player's stream shows, bounded by the
-/// challenges of its last minutes, whatever its history (and, under a flood of challenges,
-/// by the 100 newest).
-pub(in crate::store) const VISIBLE_CHALLENGES: &str = "SELECT challenge_id FROM challenge_players \
-     WHERE player_id = $1 AND visible_until > $2 ORDER BY visible_until DESC LIMIT 100";
+/// By the index `challenge_players_visible`: what a player's stream may show, with each
+/// challenger and whether the player knows it (each by its key), bounded by the challenges of
+/// its last minutes, whatever its history, and by what strangers may send it.
+pub(in crate::store) const VISIBLE_CHALLENGES: &str = "SELECT cp.challenge_id, \
+     (SELECT c.challenger_id FROM challenges c WHERE c.id = cp.challenge_id), \
+     (SELECT COUNT(*) FROM contacts k WHERE k.player_id = $1 AND k.contact_id = \
+     (SELECT c.challenger_id FROM challenges c WHERE c.id = cp.challenge_id)), \
+     cp.visible_until FROM challenge_players cp \
+     WHERE cp.player_id = $1 AND cp.visible_until > $2 ORDER BY cp.visible_until DESC LIMIT 500";
 /// By the partial index `challenges_open`.
 pub(in crate::store) const SEATING_CHALLENGES: &str = "SELECT id FROM challenges \
      WHERE status IN ('pending', 'seating') AND status = 'seating' AND expires_at > $1 \
@@ -367,7 +383,7 @@ where
         let done = sqlx::query(SET_POLICY)
             .bind(policy.as_str())
             .bind(player_id)
-            .execute(&self.pool)
+            .execute(&self.side)
             .await?;
         Ok(DB::rows_affected(&done) == 1)
     }
@@ -375,7 +391,7 @@ where
     async fn challenge_policy(&self, player_id: &str) -> Result<Option<Policy>, StoreError> {
         let row: Option<(String, String, bool, String)> = sqlx::query_as(PLAYER_POLICY)
             .bind(player_id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.side)
             .await?;
         row.map(|(_, _, _, policy)| parse(Policy::parse(&policy), "challenge policy", &policy))
             .transpose()
@@ -386,7 +402,7 @@ where
         challenge: &ChallengeRecord,
         max_open: u32,
     ) -> Result<Result<ChallengeRecord, ChallengeRefused>, StoreError> {
-        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let mut tx = self.side.begin_with(DB::BEGIN_WRITE).await?;
         let challenger = challenge.challenger();
         // The challenger's row, locked: its concurrent challenges are counted one by one.
         let locked = format!("{}{}", PLAYER_POLICY, DB::LOCK_ROW);
@@ -395,7 +411,7 @@ where
                 .bind(challenger.id.as_str())
                 .fetch_optional(&mut *tx)
                 .await?;
-        let (open,): (i64,) = sqlx::query_as(OPEN_CHALLENGES_OF)
+        let (open,): (i64,) = sqlx::query_as(VISIBLE_CHALLENGES_BY)
             .bind(challenger.id.as_str())
             .bind(challenge.created_at)
             .fetch_one(&mut *tx)
@@ -421,6 +437,25 @@ where
             if !policy.admits(challenger) {
                 return Ok(Err(ChallengeRefused::Refuses(party.clone())));
             }
+            // A stranger to this player may not add to a crowd of strangers' challenges.
+            let (known,): (i64,) = sqlx::query_as(KNOWS)
+                .bind(party.id.as_str())
+                .bind(challenger.id.as_str())
+                .fetch_one(&mut *tx)
+                .await?;
+            if known == 0 {
+                let (crowd,): (i64,) = sqlx::query_as(FROM_STRANGERS)
+                    .bind(party.id.as_str())
+                    .bind(challenge.created_at)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                if crowd >= i64::from(arranged::MAX_FROM_STRANGERS) {
+                    return Ok(Err(ChallengeRefused::Crowded {
+                        player: party.clone(),
+                        limit: arranged::MAX_FROM_STRANGERS,
+                    }));
+                }
+            }
         }
         sqlx::query(INSERT_CHALLENGE)
             .bind(stored.id.as_str())
@@ -433,6 +468,14 @@ where
             .bind(stored.expires_at)
             .execute(&mut *tx)
             .await?;
+        // The challenger knows whom it challenged from now on.
+        for (party, _) in stored.parties.iter().skip(1) {
+            sqlx::query(INSERT_CONTACT)
+                .bind(challenger.id.as_str())
+                .bind(party.id.as_str())
+                .execute(&mut *tx)
+                .await?;
+        }
         let visible = stored.visible_until(stored.created_at);
         for (position, (party, answer)) in stored.parties.iter().enumerate() {
             sqlx::query(INSERT_PARTY)
@@ -449,7 +492,7 @@ where
     }
 
     async fn challenge(&self, challenge_id: &str) -> Result<Option<ChallengeRecord>, StoreError> {
-        let mut conn = self.pool.acquire().await?;
+        let mut conn = self.side.acquire().await?;
         read_challenge::<DB>(&mut conn, challenge_id, "").await
     }
 
@@ -460,7 +503,7 @@ where
         accept: bool,
         now: i64,
     ) -> Result<Option<Result<ChallengeRecord, AnswerRefused>>, StoreError> {
-        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let mut tx = self.side.begin_with(DB::BEGIN_WRITE).await?;
         let Some(challenge) = read_challenge::<DB>(&mut tx, challenge_id, DB::LOCK_ROW).await?
         else {
             return Ok(None);
@@ -481,14 +524,26 @@ where
         player_id: &str,
         now: i64,
     ) -> Result<Vec<ChallengeRecord>, StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        let ids: Vec<(String,)> = sqlx::query_as(VISIBLE_CHALLENGES)
+        let mut conn = self.side.acquire().await?;
+        let rows: Vec<(String, Option<String>, i64, i64)> = sqlx::query_as(VISIBLE_CHALLENGES)
             .bind(player_id)
             .bind(now)
             .fetch_all(&mut *conn)
             .await?;
-        let mut found = Vec::with_capacity(ids.len());
-        for (id,) in ids {
+        let candidates = rows
+            .into_iter()
+            .filter_map(|(id, challenger, known, visible_until)| {
+                let challenger = challenger?;
+                Some(arranged::Shown {
+                    known: known > 0 || challenger == player_id,
+                    challenger,
+                    id,
+                    visible_until,
+                })
+            })
+            .collect();
+        let mut found = Vec::new();
+        for id in arranged::shown(candidates, player_id) {
             if let Some(challenge) = read_challenge::<DB>(&mut conn, &id, "").await? {
                 found.push(challenge);
             }
@@ -496,8 +551,23 @@ where
         Ok(found)
     }
 
+    async fn note_contacts(&self, players: &[String]) -> Result<(), StoreError> {
+        let mut tx = self.side.begin_with(DB::BEGIN_WRITE).await?;
+        for a in players {
+            for b in players.iter().filter(|b| *b != a) {
+                sqlx::query(INSERT_CONTACT)
+                    .bind(a.as_str())
+                    .bind(b.as_str())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
     async fn seating_challenges(&self, now: i64) -> Result<Vec<ChallengeRecord>, StoreError> {
-        let mut conn = self.pool.acquire().await?;
+        let mut conn = self.side.acquire().await?;
         let ids: Vec<(String,)> = sqlx::query_as(SEATING_CHALLENGES)
             .bind(now)
             .fetch_all(&mut *conn)
@@ -518,7 +588,7 @@ where
         game_ids: &[String],
         now: i64,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let mut tx = self.side.begin_with(DB::BEGIN_WRITE).await?;
         let games = game_ids.join(",");
         let done = sqlx::query(START_CHALLENGE)
             .bind(games.as_str())
@@ -536,19 +606,21 @@ where
         Ok(true)
     }
 
-    async fn expire_challenges(&self, now: i64, limit: u32) -> Result<u64, StoreError> {
+    async fn expire_challenges(&self, now: i64, limit: u32) -> Result<Vec<String>, StoreError> {
         let ids: Vec<(String,)> = sqlx::query_as(EXPIRED_CHALLENGES)
             .bind(now)
             .bind(i64::from(limit))
-            .fetch_all(&self.pool)
+            .fetch_all(&self.side)
             .await?;
-        let mut expired = 0;
+        let mut expired = Vec::new();
         for (id,) in ids {
             let done = sqlx::query(EXPIRE_CHALLENGE)
                 .bind(id.as_str())
-                .execute(&self.pool)
+                .execute(&self.side)
                 .await?;
-            expired += DB::rows_affected(&done);
+            if DB::rows_affected(&done) > 0 {
+                expired.push(id);
+            }
         }
         Ok(expired)
     }
@@ -558,7 +630,7 @@ where
         arranged_by: &str,
         game_ids: &[String],
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let mut tx = self.side.begin_with(DB::BEGIN_WRITE).await?;
         for game_id in game_ids {
             sqlx::query(INSERT_ARRANGED)
                 .bind(game_id.as_str())
@@ -574,7 +646,7 @@ where
         type Row = (String, i64, i64, Option<String>, Option<i64>, i64);
         let found: Vec<Row> = sqlx::query_as(ARRANGED_GAMES_OF)
             .bind(player_id)
-            .fetch_all(&self.pool)
+            .fetch_all(&self.side)
             .await?;
         found
             .into_iter()
@@ -594,7 +666,7 @@ where
         t: &TournamentRecord,
         max_unfinished: u32,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let mut tx = self.side.begin_with(DB::BEGIN_WRITE).await?;
         let locked = format!("{}{}", PLAYER_POLICY, DB::LOCK_ROW);
         let _me: Option<(String, String, bool, String)> =
             sqlx::query_as(sqlx::AssertSqlSafe(locked))
@@ -639,7 +711,7 @@ where
         &self,
         tournament_id: &str,
     ) -> Result<Option<TournamentRecord>, StoreError> {
-        let mut conn = self.pool.acquire().await?;
+        let mut conn = self.side.acquire().await?;
         read_tournament::<DB>(&mut conn, tournament_id, "").await
     }
 
@@ -650,7 +722,7 @@ where
         entering: bool,
         now: i64,
     ) -> Result<Option<Result<TournamentRecord, TournamentRefused>>, StoreError> {
-        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let mut tx = self.side.begin_with(DB::BEGIN_WRITE).await?;
         let Some(t) = read_tournament::<DB>(&mut tx, tournament_id, DB::LOCK_ROW).await? else {
             return Ok(None);
         };
@@ -683,7 +755,7 @@ where
         player_id: &str,
         now: i64,
     ) -> Result<Option<Result<TournamentRecord, TournamentRefused>>, StoreError> {
-        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let mut tx = self.side.begin_with(DB::BEGIN_WRITE).await?;
         let Some(t) = read_tournament::<DB>(&mut tx, tournament_id, DB::LOCK_ROW).await? else {
             return Ok(None);
         };
@@ -708,7 +780,7 @@ where
         status: Option<TournamentStatus>,
         limit: u32,
     ) -> Result<Vec<TournamentRecord>, StoreError> {
-        let mut conn = self.pool.acquire().await?;
+        let mut conn = self.side.acquire().await?;
         let sql = list_sql(status.is_some());
         let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql));
         if let Some(status) = status {
@@ -726,7 +798,7 @@ where
 
     async fn running_tournaments(&self) -> Result<Vec<String>, StoreError> {
         let found: Vec<(String,)> = sqlx::query_as(RUNNING_TOURNAMENTS)
-            .fetch_all(&self.pool)
+            .fetch_all(&self.side)
             .await?;
         Ok(found.into_iter().map(|(id,)| id).collect())
     }
@@ -735,7 +807,7 @@ where
         &self,
         tournament_id: &str,
     ) -> Result<Vec<ArrangedTable>, StoreError> {
-        let mut conn = self.pool.acquire().await?;
+        let mut conn = self.side.acquire().await?;
         type Row = (String, Option<String>, Option<i64>, String, String, String);
         let games: Vec<Row> = sqlx::query_as(TOURNAMENT_GAMES)
             .bind(tournament_id)
@@ -779,7 +851,7 @@ where
         sqlx::query(FINISH_TOURNAMENT)
             .bind(now)
             .bind(tournament_id)
-            .execute(&self.pool)
+            .execute(&self.side)
             .await?;
         Ok(())
     }

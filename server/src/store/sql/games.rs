@@ -448,7 +448,7 @@ where
             .bind(at)
             .bind(id.as_str())
             .bind(i64::from(limit))
-            .fetch_all(&self.pool)
+            .fetch_all(&self.side)
             .await?)
     }
 
@@ -469,7 +469,7 @@ where
     async fn list_games(&self, query: &GameQuery) -> Result<GamePage, StoreError> {
         let found = listing::listing::<DB>(query)
             .build()
-            .fetch_all(&self.pool)
+            .fetch_all(&self.side)
             .await?;
         let more = found.len() > query.limit as usize;
         let mut listings = Vec::with_capacity(found.len());
@@ -491,7 +491,7 @@ where
             let ids: Vec<&str> = listings.iter().map(|l| l.record.id.as_str()).collect();
             let seats: Vec<SeatRow> = listing::seats_of::<DB>(&ids)
                 .build_query_as()
-                .fetch_all(&self.pool)
+                .fetch_all(&self.side)
                 .await?;
             rows::seat_listings(&mut listings, seats)?;
         }
@@ -504,7 +504,7 @@ where
     async fn set_over(&self, series_id: &str) -> Result<bool, StoreError> {
         let progress: Option<(i64, i64)> = sqlx::query_as(SET_PROGRESS)
             .bind(series_id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.side)
             .await?;
         Ok(progress.is_none_or(|(tables, open)| tables < 2 || open == 0))
     }

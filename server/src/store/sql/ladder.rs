@@ -64,16 +64,16 @@ where
     Option<i64>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
 {
     async fn ladder_games_of(&self, player_id: &str) -> Result<Vec<LadderSeat>, StoreError> {
-        ladder_games_of(&self.pool, player_id).await
+        ladder_games_of(&self.side, player_id).await
     }
 
     async fn enqueue_ladder(&self, entry: &QueueEntry) -> Result<Enqueued, StoreError> {
         // Read first, without a lock: a request refused (the common case under a flood)
         // costs reads only, never the write lock the games' commits need.
-        if let Some(refused) = check_limit(&mut *self.pool.acquire().await?, entry).await? {
+        if let Some(refused) = check_limit(&mut *self.side.acquire().await?, entry).await? {
             return Ok(refused);
         }
-        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let mut tx = self.side.begin_with(DB::BEGIN_WRITE).await?;
         // The player's row, locked: its concurrent requests wait for this one's count.
         let locked = format!("{}{}", super::players::PLAYER_BY_ID, DB::LOCK_ROW);
         let _player: Option<PlayerRow> = sqlx::query_as(sqlx::AssertSqlSafe(locked))
@@ -102,7 +102,7 @@ where
 
     async fn ladder_queue(&self) -> Result<Vec<QueueEntry>, StoreError> {
         type Row = (String, String, String, bool, i64, bool, i64, String, i64);
-        let found: Vec<Row> = sqlx::query_as(LADDER_QUEUE).fetch_all(&self.pool).await?;
+        let found: Vec<Row> = sqlx::query_as(LADDER_QUEUE).fetch_all(&self.side).await?;
         found
             .into_iter()
             .map(
@@ -142,7 +142,7 @@ where
         &self,
         answers: &[(String, Vec<LadderMatch>)],
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin_with(DB::BEGIN_WRITE).await?;
+        let mut tx = self.side.begin_with(DB::BEGIN_WRITE).await?;
         for (entry_id, matches) in answers {
             let marked = sqlx::query(MARK_LADDER_ANSWERED)
                 .bind(entry_id.as_str())
@@ -182,7 +182,7 @@ where
             list.push_bind(id.as_str());
         }
         sql.push(")");
-        let entries: Vec<(String, bool)> = sql.build_query_as().fetch_all(&self.pool).await?;
+        let entries: Vec<(String, bool)> = sql.build_query_as().fetch_all(&self.side).await?;
         let answered: Vec<&String> = entries
             .iter()
             .filter(|(_, matched)| *matched)
@@ -199,7 +199,7 @@ where
                 list.push_bind(id.as_str());
             }
             sql.push(") ORDER BY entry_id, seat, game_id");
-            matches = sql.build_query_as().fetch_all(&self.pool).await?;
+            matches = sql.build_query_as().fetch_all(&self.side).await?;
         }
         entry_ids
             .iter()
@@ -223,7 +223,7 @@ where
     async fn forget_ladder_entry(&self, entry_id: &str) -> Result<(), StoreError> {
         sqlx::query(FORGET_LADDER_ENTRY)
             .bind(entry_id)
-            .execute(&self.pool)
+            .execute(&self.side)
             .await?;
         Ok(())
     }
@@ -231,7 +231,7 @@ where
     async fn cancel_ladder(&self, player_id: &str) -> Result<Vec<String>, StoreError> {
         let withdrawn: Vec<(String,)> = sqlx::query_as(CANCEL_LADDER)
             .bind(player_id)
-            .fetch_all(&self.pool)
+            .fetch_all(&self.side)
             .await?;
         Ok(withdrawn.into_iter().map(|(id,)| id).collect())
     }
@@ -246,7 +246,7 @@ where
             }
             sql.push(")");
         }
-        let done = sql.build().execute(&self.pool).await?;
+        let done = sql.build().execute(&self.side).await?;
         Ok(DB::rows_affected(&done))
     }
 }

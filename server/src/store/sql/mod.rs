@@ -52,7 +52,12 @@ pub trait Backend: Database {
 /// A store on an SQL database: PostgreSQL ([`super::PostgresStore`]) or SQLite
 /// ([`super::SqliteStore`]).
 pub struct SqlStore<DB: Backend> {
+    /// The games' connections: commits, loads, restores. Nothing else waits on them.
     pub(super) pool: Pool<DB>,
+    /// Everything else's (players, the lobby's listing, ratings, the ladder's queue,
+    /// challenges, tournaments, exports): no store work a player causes there, whatever its
+    /// volume, takes a connection a game's commit is waiting for.
+    pub(super) side: Pool<DB>,
     pub(super) group: GroupCommit,
     /// Set once this store joins a cluster (PostgreSQL only): the replica it writes for.
     pub(super) me: Arc<OnceLock<Replica>>,

@@ -48,7 +48,7 @@ where
             .bind(new.token_hash.as_str())
             .bind(new.created_at)
             .bind(new.description.as_str())
-            .execute(&self.pool)
+            .execute(&self.side)
             .await?;
         Ok(())
     }
@@ -61,7 +61,7 @@ where
         let done = sqlx::query(UPDATE_DESCRIPTION)
             .bind(description)
             .bind(player_id)
-            .execute(&self.pool)
+            .execute(&self.side)
             .await?;
         Ok(DB::rows_affected(&done) == 1)
     }
@@ -72,7 +72,7 @@ where
     ) -> Result<Option<PlayerInfo>, StoreError> {
         let row: Option<PlayerRow> = sqlx::query_as(PLAYER_BY_TOKEN)
             .bind(token_hash)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.side)
             .await?;
         Ok(row.map(rows::player_from_row))
     }

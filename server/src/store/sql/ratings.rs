@@ -84,7 +84,7 @@ where
         let row: Option<(f64, f64, i64)> = sqlx::query_as(RATING_OF)
             .bind(player_id)
             .bind(i64::from(players))
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.side)
             .await?;
         row.map(|(mu, sigma, games)| {
             Ok(Rating {
@@ -117,7 +117,7 @@ where
             None => query,
         };
         let found: Vec<(String, String, bool, String, f64, f64, i64)> =
-            query.fetch_all(&self.pool).await?;
+            query.fetch_all(&self.side).await?;
         found
             .into_iter()
             .map(
@@ -143,22 +143,22 @@ where
     async fn player_ratings(&self, player_id: &str) -> Result<Option<PlayerRatings>, StoreError> {
         let player: Option<PlayerRow> = sqlx::query_as(super::players::PLAYER_BY_ID)
             .bind(player_id)
-            .fetch_optional(&self.pool)
+            .fetch_optional(&self.side)
             .await?;
         let Some(player) = player else {
             return Ok(None);
         };
         let (description,): (String,) = sqlx::query_as(super::players::DESCRIPTION_OF)
             .bind(player_id)
-            .fetch_one(&self.pool)
+            .fetch_one(&self.side)
             .await?;
         let ratings: Vec<(i64, f64, f64, i64)> = sqlx::query_as(RATINGS_OF)
             .bind(player_id)
-            .fetch_all(&self.pool)
+            .fetch_all(&self.side)
             .await?;
         let history: Vec<(String, i64, f64, f64, f64, f64, i64)> = sqlx::query_as(HISTORY_OF)
             .bind(player_id)
-            .fetch_all(&self.pool)
+            .fetch_all(&self.side)
             .await?;
         Ok(Some(PlayerRatings {
             player: rows::player_from_row(player),
@@ -208,7 +208,7 @@ where
             .bind(rows::seed_to_column(series.seed))
             .bind(series.created_at)
             .bind(i64::from(series.tables))
-            .execute(&self.pool)
+            .execute(&self.side)
             .await?;
         Ok(())
     }

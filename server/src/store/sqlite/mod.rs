@@ -47,11 +47,18 @@ impl SqlStore<sqlx::Sqlite> {
     pub async fn connect(url: &str) -> Result<SqliteStore, StoreError> {
         // No ping before each use of a pooled connection (a round trip to its worker thread
         // per statement); see the PostgreSQL store.
+        let options = connect_options(url)?;
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .test_before_acquire(false)
-            .connect_with(connect_options(url)?)
+            .connect_with(options.clone())
             .await?;
+        // Readers never block the writer in WAL mode: the other work reads on connections of
+        // its own, and its writes wait for the database's one write lock like any.
+        let side = SqlitePoolOptions::new()
+            .max_connections(2)
+            .test_before_acquire(false)
+            .connect_lazy_with(options);
         sqlx::migrate!("migrations/sqlite").run(&pool).await?;
         let writer = pool.clone();
         let group = GroupCommit::start(GROUP_LANES, MAX_GROUP, move |appends| {
@@ -59,6 +66,7 @@ impl SqlStore<sqlx::Sqlite> {
         });
         Ok(SqlStore {
             pool,
+            side,
             group,
             me: Arc::default(),
             _upkeep: None,

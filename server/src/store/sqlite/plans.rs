@@ -12,7 +12,7 @@ use crate::store::sql::{arranged, games, ladder, listing, players, ratings};
 
 /// Tables that grow with the service's history, by the names and aliases the statements
 /// give them (SQLite's plans name the alias).
-const HISTORY: [(&str, &str); 20] = [
+const HISTORY: [(&str, &str); 22] = [
     ("games", "games"),
     ("g", "games"),
     ("players", "players"),
@@ -33,6 +33,8 @@ const HISTORY: [(&str, &str); 20] = [
     ("e", "tournament_entrants"),
     ("arranged_games", "arranged_games"),
     ("a", "arranged_games"),
+    ("contacts", "contacts"),
+    ("k", "contacts"),
 ];
 
 /// The statements both backends share (PostgreSQL's own are checked in `postgres::plans`).
@@ -105,12 +107,15 @@ fn statements() -> Vec<(&'static str, String)> {
 }
 
 /// Challenges' and tournaments' statements (both backends check them).
-pub(in crate::store) fn arranged_statements() -> [(&'static str, &'static str); 26] {
+pub(in crate::store) fn arranged_statements() -> [(&'static str, &'static str); 29] {
     use arranged::*;
     [
         ("SET_POLICY", SET_POLICY),
         ("PLAYER_POLICY", PLAYER_POLICY),
-        ("OPEN_CHALLENGES_OF", OPEN_CHALLENGES_OF),
+        ("VISIBLE_CHALLENGES_BY", VISIBLE_CHALLENGES_BY),
+        ("KNOWS", KNOWS),
+        ("INSERT_CONTACT", INSERT_CONTACT),
+        ("FROM_STRANGERS", FROM_STRANGERS),
         ("INSERT_CHALLENGE", INSERT_CHALLENGE),
         ("INSERT_PARTY", INSERT_PARTY),
         ("CHALLENGE_BY_ID", CHALLENGE_BY_ID),
