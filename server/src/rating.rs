@@ -7,17 +7,22 @@
 //! and the new ratings ([`rate_contests`]). The store reads the players' ratings with their
 //! rows locked, calls these, and writes the changes in the transaction of the last action.
 //!
-//! Two rules keep ratings from being farmed (see the ladder contract):
+//! Rules keep ratings from being farmed (see the ladder contract):
 //! - a game, or a set, in which a seat never played a turn itself is not rated;
-//! - a player is *provisional* in a category until it has [`PROVISIONAL_GAMES`] rated games
-//!   there (off the leaderboard), and a result counts in proportion to how established the
-//!   opponents are: each opponent weighs its rated games over [`PROVISIONAL_GAMES`], at
-//!   least [`FRESH_WEIGHT`], and a player's change of rating is scaled by its opponents' mean
+//! - a rating *counts* its rated games only as far as distinct opponents vouch for them: each
+//!   opponent for [`GAMES_PER_OPPONENT`] at most ([`Rating::counted`]). A player is
+//!   *provisional* in a category until it counts [`PROVISIONAL_GAMES`] there (off the
+//!   leaderboard), and a result counts in proportion to how established the opponents are:
+//!   each opponent weighs its counted games over [`PROVISIONAL_GAMES`], at least
+//!   [`FRESH_WEIGHT`], and a player's change of rating is scaled by its opponents' mean
 //!   weight. Beating fresh accounts, which anyone can register, is worth a tenth of beating
-//!   established players, whoever beats them (a farmer's own new account included); players
-//!   who are new together still rate each other, slowly at first.
+//!   established players, and two accounts of one person playing each other over and over
+//!   establish neither;
+//! - a game arranged for named players (a challenge, a tournament) counts once a day between
+//!   the same two players ([`ARRANGED_PERIOD`]): an opponent met so again within the period
+//!   weighs nothing, and a result against only such opponents rates nothing.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
@@ -32,6 +37,13 @@ pub const PROVISIONAL_GAMES: u32 = 10;
 /// What a result against an opponent with no rated game is worth, against an established one.
 pub const FRESH_WEIGHT: f64 = 0.1;
 
+/// Rated games one opponent vouches for: a rating counts at most this many per distinct
+/// opponent.
+pub const GAMES_PER_OPPONENT: u32 = 3;
+
+/// Between the same two players, an arranged rated game counts once in this long (micros).
+pub const ARRANGED_PERIOD: i64 = 24 * 3600 * 1_000_000;
+
 /// A rating: `mu` is the estimate, `sigma` its uncertainty.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rating {
@@ -39,6 +51,8 @@ pub struct Rating {
     pub sigma: f64,
     /// Rated games (a duplicate set counts once).
     pub games: u32,
+    /// Distinct opponents rated against.
+    pub opponents: u32,
 }
 
 impl Default for Rating {
@@ -48,6 +62,7 @@ impl Default for Rating {
             mu: fresh.rating,
             sigma: fresh.uncertainty,
             games: 0,
+            opponents: 0,
         }
     }
 }
@@ -58,15 +73,21 @@ impl Rating {
         self.mu - 3.0 * self.sigma
     }
 
-    /// Too few rated games to be listed, or to be worth as much as an established opponent.
-    pub fn is_provisional(&self) -> bool {
-        self.games < PROVISIONAL_GAMES
+    /// The rated games that count: as many as distinct opponents vouch for.
+    pub fn counted(&self) -> u32 {
+        self.games
+            .min(GAMES_PER_OPPONENT.saturating_mul(self.opponents))
     }
 
-    /// What a result against this player is worth: its rated games over
+    /// Too few counted games to be listed, or to be worth as much as an established opponent.
+    pub fn is_provisional(&self) -> bool {
+        self.counted() < PROVISIONAL_GAMES
+    }
+
+    /// What a result against this player is worth: its counted games over
     /// [`PROVISIONAL_GAMES`], between [`FRESH_WEIGHT`] and 1.
     pub fn weight(&self) -> f64 {
-        (f64::from(self.games) / f64::from(PROVISIONAL_GAMES)).clamp(FRESH_WEIGHT, 1.0)
+        (f64::from(self.counted()) / f64::from(PROVISIONAL_GAMES)).clamp(FRESH_WEIGHT, 1.0)
     }
 
     /// This rating moved towards `full` by `share` (0 to 1): the mean by `share`, the
@@ -77,6 +98,7 @@ impl Rating {
             mu: self.mu + share * (full.mu - self.mu),
             sigma: variance.max(0.0).sqrt(),
             games: full.games,
+            opponents: self.opponents,
         }
     }
 }
@@ -105,6 +127,7 @@ pub fn rate(before: &[Rating], ranks: &[usize]) -> Vec<Rating> {
             mu: after[0].rating,
             sigma: after[0].uncertainty,
             games: b.games + 1,
+            opponents: b.opponents,
         })
         .collect()
 }
@@ -233,12 +256,31 @@ pub struct Change {
     pub game: String,
     pub before: Rating,
     pub after: Rating,
+    /// The opponents this result counted against (the pairs to record).
+    pub counted_against: Vec<String>,
+}
+
+/// What the store knows of the pairs a result rates.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pairs {
+    /// (player, category, opponent) rated against each other before.
+    pub met: HashSet<(String, u8, String)>,
+    /// (player, opponent) whose arranged rated game within [`ARRANGED_PERIOD`] was rated:
+    /// an arranged result between them counts for nothing now.
+    pub arranged_lately: HashSet<(String, String)>,
 }
 
 /// The ratings a result moves, from the players' ratings before it (`before`, by player and
 /// category; missing means a fresh rating): each contest rated by Weng-Lin, each player's
-/// change scaled by its opponents' mean [`Rating::weight`].
-pub fn rate_contests(rated: &Rated, before: &HashMap<(String, u8), Rating>) -> Vec<Change> {
+/// change scaled by its opponents' mean [`Rating::weight`]. In a game arranged for named
+/// players (`arranged`), an opponent already met so within the period weighs nothing; a
+/// player whose every opponent is one is not rated at all.
+pub fn rate_contests(
+    rated: &Rated,
+    before: &HashMap<(String, u8), Rating>,
+    pairs: &Pairs,
+    arranged: bool,
+) -> Vec<Change> {
     let mut changes = Vec::new();
     for category in rated.categories() {
         for contest in &rated.contests {
@@ -257,20 +299,48 @@ pub fn rate_contests(rated: &Rated, before: &HashMap<(String, u8), Rating>) -> V
             }
             let full = rate(&old, &contest.places);
             for (i, player) in contest.players.iter().enumerate() {
-                let opponents = old.len() - 1;
-                let share = old
+                let opponents: Vec<(usize, &String)> = contest
+                    .players
                     .iter()
                     .enumerate()
                     .filter(|(j, _)| *j != i)
-                    .map(|(_, r)| r.weight())
+                    .collect();
+                let counts = |o: &String| {
+                    !(arranged && pairs.arranged_lately.contains(&(player.clone(), o.clone())))
+                };
+                let counted: Vec<String> = opponents
+                    .iter()
+                    .filter(|(_, o)| counts(o))
+                    .map(|(_, o)| (*o).clone())
+                    .collect();
+                if counted.is_empty() {
+                    continue;
+                }
+                let share = opponents
+                    .iter()
+                    .filter(|(_, o)| counts(o))
+                    .map(|(j, _)| old[*j].weight())
                     .sum::<f64>()
-                    / opponents as f64;
+                    / opponents.len() as f64;
+                let met_now = counted
+                    .iter()
+                    .filter(|o| {
+                        !pairs
+                            .met
+                            .contains(&(player.clone(), category, (*o).clone()))
+                    })
+                    .count();
+                let mut after = old[i].moved_towards(&full[i], share);
+                after.opponents = old[i]
+                    .opponents
+                    .saturating_add(u32::try_from(met_now).unwrap_or(u32::MAX));
                 changes.push(Change {
                     player: player.clone(),
                     category,
                     game: contest.games[i].clone(),
                     before: old[i],
-                    after: old[i].moved_towards(&full[i], share),
+                    after,
+                    counted_against: counted,
                 });
             }
         }
@@ -324,6 +394,7 @@ mod tests {
     fn established(games: u32) -> Rating {
         Rating {
             games,
+            opponents: games,
             ..Rating::default()
         }
     }
@@ -336,7 +407,7 @@ mod tests {
                 (("winner".to_string(), 2), winner),
                 (("winner".to_string(), 0), winner),
             ]);
-            let changes = rate_contests(&rated, &before);
+            let changes = rate_contests(&rated, &before, &Pairs::default(), false);
             assert_eq!(changes.len(), 4, "two players, two categories");
             let full = rate(&[winner, Rating::default()], &[1, 2]);
             let won = changes.iter().find(|c| c.player == "winner").unwrap();
@@ -369,7 +440,7 @@ mod tests {
                 ]
             })
             .collect();
-        let changes = rate_contests(&rated, &before);
+        let changes = rate_contests(&rated, &before, &Pairs::default(), false);
         let expected = rate(&[established(20); 3], &[1, 2, 3]);
         for (i, player) in ["a", "b", "c"].iter().enumerate() {
             let change = changes
@@ -380,6 +451,66 @@ mod tests {
             assert!((change.after.sigma - expected[i].sigma).abs() < 1e-12);
         }
         assert_eq!(changes.len(), 6, "three players, two categories");
+    }
+
+    /// Two accounts of one person play each other over and over: their ratings count three
+    /// games, however many they play, so neither is ever established or weighs more than a
+    /// fresh account does to others; a third player's results against them stay small.
+    #[test]
+    fn the_same_pair_over_and_over_establishes_neither() {
+        let mut ratings: HashMap<(String, u8), Rating> = HashMap::new();
+        let mut pairs = Pairs::default();
+        for n in 0..30 {
+            let rated = contest(&["puppet", "master"], &[1 + n % 2, 2 - n % 2]);
+            for change in rate_contests(&rated, &ratings, &pairs, false) {
+                for o in &change.counted_against {
+                    pairs
+                        .met
+                        .insert((change.player.clone(), change.category, o.clone()));
+                }
+                ratings.insert((change.player, change.category), change.after);
+            }
+        }
+        for who in ["puppet", "master"] {
+            let r = ratings[&(who.to_string(), 2)];
+            assert_eq!(
+                (r.games, r.opponents, r.counted()),
+                (30, 1, GAMES_PER_OPPONENT)
+            );
+            assert!(r.is_provisional());
+            assert!((r.weight() - 0.3).abs() < 1e-9, "{}", r.weight());
+        }
+    }
+
+    /// Arranged games between the same two players count once a day: the second rates
+    /// nothing for them, against a third player it still rates.
+    #[test]
+    fn an_arranged_game_between_the_same_players_counts_once_a_period() {
+        let before = HashMap::new();
+        let pairs = Pairs {
+            arranged_lately: HashSet::from([
+                ("a".to_string(), "b".to_string()),
+                ("b".to_string(), "a".to_string()),
+            ]),
+            ..Pairs::default()
+        };
+        let rated = contest(&["a", "b"], &[1, 2]);
+        assert!(rate_contests(&rated, &before, &pairs, true).is_empty());
+        // Not arranged (the queue paired them): it rates as ever.
+        assert_eq!(rate_contests(&rated, &before, &pairs, false).len(), 4);
+        // With a third player, each of a and b is rated against the third only.
+        let three = contest(&["a", "b", "c"], &[1, 2, 3]);
+        let changes = rate_contests(&three, &before, &pairs, true);
+        let a = changes
+            .iter()
+            .find(|c| c.player == "a" && c.category == 3)
+            .unwrap();
+        assert_eq!(a.counted_against, vec!["c".to_string()]);
+        let c = changes
+            .iter()
+            .find(|c| c.player == "c" && c.category == 3)
+            .unwrap();
+        assert_eq!(c.counted_against.len(), 2);
     }
 
     fn table(game: &str, players: [&str; 2], money: [u32; 2], acted: [bool; 2]) -> SetTable {

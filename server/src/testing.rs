@@ -172,6 +172,87 @@ pub async fn player_and_game(store: &dyn Store) -> (PlayerInfo, String) {
     (player, record.id)
 }
 
+/// Rated 2-player ladder results among `players` (registered already), each pair playing
+/// `games_per_pair` games that the first of the pair (in the order given) wins: what a field
+/// of established players looks like to the store, without playing the games. Returns how
+/// many results were rated.
+pub async fn rated_round_robin(
+    store: &dyn Store,
+    players: &[PlayerInfo],
+    games_per_pair: u32,
+) -> u32 {
+    use crate::rating::{Contest, Rated};
+    use crate::store::RatingJob;
+    let mut rated = 0;
+    for (i, a) in players.iter().enumerate() {
+        for b in &players[i + 1..] {
+            for _ in 0..games_per_pair {
+                let record = GameRecord {
+                    id: uuid::Uuid::new_v4().to_string(),
+                    settings: Settings::new(2, vec![], 30, Visibility::Public)
+                        .expect("valid settings"),
+                    seed: 1,
+                    created_by: a.id.clone(),
+                    created_at: 0,
+                    ladder: true,
+                    series: None,
+                    seed_salt: None,
+                    seeded: false,
+                };
+                let joins: Vec<StoredAction> = [a, b]
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, p)| StoredAction {
+                        seq: seat as u64 + 1,
+                        action: Action::Join {
+                            seat: seat as u8,
+                            player: (*p).clone(),
+                        },
+                        player_id: Some(p.id.clone()),
+                        idempotency_key: None,
+                        at: 1,
+                    })
+                    .collect();
+                store
+                    .create_game(&record, &joins, None)
+                    .await
+                    .expect("create a game")
+                    .expect("no cap was asked for");
+                let end = StoredAction {
+                    seq: 3,
+                    action: Action::Abort {
+                        reason: "rated by the test's harness".into(),
+                    },
+                    player_id: None,
+                    idempotency_key: None,
+                    at: 2,
+                };
+                let effects = Effects {
+                    status: Status::Finished,
+                    winners: vec![0],
+                    money: vec![9, 3],
+                    acted: vec![true, true],
+                    rating: Some(RatingJob::Game(Rated {
+                        players_per_game: 2,
+                        contests: vec![Contest {
+                            players: vec![a.id.clone(), b.id.clone()],
+                            places: vec![1, 2],
+                            games: vec![record.id.clone(); 2],
+                        }],
+                    })),
+                    caps: None,
+                };
+                store
+                    .append_action(&record.id, &end, &effects)
+                    .await
+                    .expect("rate a result");
+                rated += 1;
+            }
+        }
+    }
+    rated
+}
+
 /// A store on a new SQLite file, traced as the server's are, and the directory that holds
 /// it (deleted on drop).
 pub async fn sqlite_store() -> (Arc<dyn Store>, tempfile::TempDir) {

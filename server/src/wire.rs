@@ -544,6 +544,8 @@ pub fn rating_to_wire(players: u8, r: &Rating) -> v1::Rating {
         score: r.score(),
         games: r.games,
         provisional: r.is_provisional(),
+        opponents: r.opponents,
+        counted_games: r.counted(),
     }
 }
 

@@ -168,6 +168,28 @@ async fn row_2_no_player_of_a_set_sees_a_card_of_a_table_still_played() {
             .await,
         Code::PermissionDenied,
     );
+    // Nor does a listing reveal anything of a table still played, not even that it exists,
+    // to anyone but its own players (the first table's players would read its result).
+    let listed = |p: &theboss_client::Session| {
+        let p = p.clone();
+        async move {
+            p.list_games(v1::ListGamesRequest::default())
+                .await
+                .unwrap()
+                .games
+                .into_iter()
+                .map(|g| g.game_id)
+                .collect::<Vec<_>>()
+        }
+    };
+    for p in at_first.iter().chain([&outsider]) {
+        let games = listed(p).await;
+        assert!(!games.contains(&second), "{games:?}");
+    }
+    assert!(
+        listed(&at_second[0]).await.contains(&second),
+        "its own players see it"
+    );
     // Their own table's history still shows only what each saw while playing.
     for (seat, p) in at_first.iter().enumerate() {
         let own = history(p, &first).await;
@@ -180,6 +202,10 @@ async fn row_2_no_player_of_a_set_sees_a_card_of_a_table_still_played() {
         }
     }
     play_to_end(&second, &at_second, 10).await;
+    assert!(
+        listed(&outsider).await.contains(&second),
+        "the set is over: listed"
+    );
     let revealed = history(&at_first[0], &first).await;
     assert!(revealed.seed.is_some() && revealed.seed_salt.is_some());
     outsider

@@ -188,7 +188,8 @@ async fn a_finished_ladder_game_rates_its_players() {
         categories.sort();
         assert_eq!(categories, [0, 2]);
     }
-    // Nine more games: both are established and listed, best first.
+    // Nine more games, the same two players: they count three (each opponent vouches for
+    // three rated games), so neither is established, however often they meet.
     for seed in 0..9 {
         let mut streams = [
             enqueue(&players[0], 2, false).await,
@@ -205,19 +206,77 @@ async fn a_finished_ladder_game_rates_its_players() {
         assert_eq!(mb.game_id, ma.game_id);
         play_to_end(&ma.game_id, &seated, seed).await;
     }
+    for p in &players {
+        let me = ratings(p).await;
+        assert!(
+            me.ratings.iter().all(|r| r.games == 10
+                && r.opponents == 1
+                && r.counted_games == 3
+                && r.provisional)
+        );
+    }
+    assert!(
+        board(10).await.unwrap().entries.is_empty(),
+        "two accounts that only ever met each other are never established"
+    );
+    server.stop().await;
+}
+
+/// The leaderboards over gRPC: established players (many opponents, enough games), best
+/// first, paged, of bots or of people, with what each says it is.
+#[tokio::test]
+async fn the_leaderboards_list_established_players_best_first() {
+    let (store, _dir) = theboss_server::testing::sqlite_store().await;
+    let server = TestServer::start(store.clone(), theboss_server::Options::default()).await;
+    let bot = theboss_client::Connection::connect(&server.url())
+        .await
+        .unwrap()
+        .register_described("A", true, "heuristic, v1")
+        .await
+        .unwrap();
+    let mut entrants = vec![bot.clone(), player(&server, "B").await];
+    for i in 0..4 {
+        let bot = theboss_client::Connection::connect(&server.url())
+            .await
+            .unwrap()
+            .register(&format!("Field {i}"), true)
+            .await
+            .unwrap();
+        entrants.push(bot);
+    }
+    let infos: Vec<_> = entrants
+        .iter()
+        .enumerate()
+        .map(|(i, p)| theboss_server::domain::PlayerInfo {
+            id: p.player_id().to_string(),
+            display_name: String::new(),
+            is_bot: i != 1,
+        })
+        .collect();
+    // Five opponents each, three games a pair: fifteen counted games each.
+    theboss_server::testing::rated_round_robin(&*store, &infos, 3).await;
+    let players = [bot, entrants[1].clone()];
+    let board = |page_size| {
+        players[0].leaderboard(v1::LeaderboardRequest {
+            players: 2,
+            page_size,
+            ..Default::default()
+        })
+    };
     let top = board(1).await.unwrap();
     assert_eq!(top.entries.len(), 1);
     assert!(!top.next_page_token.is_empty());
     assert_eq!(top.entries[0].rank, 1);
     let all = board(10).await.unwrap();
-    assert_eq!(all.entries.len(), 2);
+    assert_eq!(all.entries.len(), 6);
     assert!(
-        all.entries[0].rating.as_ref().unwrap().score
-            >= all.entries[1].rating.as_ref().unwrap().score
+        all.entries.windows(2).all(|w| {
+            w[0].rating.as_ref().unwrap().score >= w[1].rating.as_ref().unwrap().score
+        })
     );
     assert!(all.entries.iter().all(|e| {
         let r = e.rating.as_ref().unwrap();
-        r.games == 10 && !r.provisional
+        r.games == 15 && r.opponents == 5 && !r.provisional
     }));
 
     // Boards of bots and of people: each ranked in its own list, with what the player says
@@ -231,10 +290,18 @@ async fn a_finished_ladder_game_rates_its_players() {
         })
     };
     let bots = of(v1::PlayerKind::Bot).await.unwrap().entries;
-    assert_eq!(bots.len(), 1);
-    assert_eq!(bots[0].player_id, players[0].player_id());
-    assert_eq!((bots[0].rank, bots[0].is_bot), (1, true));
-    assert_eq!(bots[0].description, "heuristic, v1");
+    assert_eq!(bots.len(), 5);
+    assert!(bots.iter().all(|b| b.is_bot));
+    assert_eq!(
+        bots.iter().map(|b| b.rank).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5],
+        "ranked in their own list"
+    );
+    let a = bots
+        .iter()
+        .find(|b| b.player_id == players[0].player_id())
+        .expect("A is a bot");
+    assert_eq!(a.description, "heuristic, v1");
     let people = of(v1::PlayerKind::Person).await.unwrap().entries;
     assert_eq!(people.len(), 1);
     assert_eq!(people[0].player_id, players[1].player_id());
@@ -502,7 +569,10 @@ async fn players_who_just_met_are_paired_with_others_first() {
     assert!(!matches!(still, Ok(Some(Message::Matched(_)))), "{still:?}");
     play_to_end(&ma.game_id, &[a.clone(), c.clone()], 8).await;
 
-    // B gives up. With nobody else around, A and C meet again once the grace has passed.
+    // B gives up (a dropped stream is withdrawn too, but a moment later: the matchmaker
+    // could still pair A with B's request meanwhile). With nobody else around, A and C meet
+    // again once the grace has passed.
+    b.cancel().await.expect("cancel");
     drop(sb);
     let waited = std::time::Instant::now();
     let mut sa = enqueue(&a, 2, false).await;

@@ -330,3 +330,84 @@ async fn spam_cannot_hide_a_friends_challenge() {
     assert_eq!(changed.status(), v1::ChallengeStatus::Withdrawn);
     server.stop().await;
 }
+
+/// Two fresh accounts of one person play rated challenges against each other: the first
+/// game rates them, the others that day rate nothing; and a rated duplicate challenge that
+/// would seat strangers from the queue beside named players is refused.
+#[tokio::test]
+async fn rated_challenges_between_the_same_two_count_once_a_day() {
+    let server = TestServer::sqlite().await;
+    let (a, b) = (
+        player(&server, "Puppet A").await,
+        player(&server, "Puppet B").await,
+    );
+    let rated = |duplicate: bool, opponents: Vec<String>| v1::ChallengeRequest {
+        opponents,
+        players: 2,
+        duplicate,
+        rated: true,
+        expires_in_secs: 600,
+    };
+    // Named players and strangers from the queue at a duplicate set's two tables: no.
+    let c = player(&server, "C").await;
+    let refused = a
+        .challenge(rated(
+            true,
+            vec![b.player_id().to_string(), c.player_id().to_string()],
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.status().unwrap().code(), Code::InvalidArgument);
+    let games_of = |p: Session| async move {
+        p.player(p.player_id())
+            .await
+            .unwrap()
+            .ratings
+            .iter()
+            .find(|r| r.players == 2)
+            .map(|r| (r.games, r.mu))
+    };
+    let mut offers = b.offers().await.unwrap();
+    let mut a_offers = a.offers().await.unwrap();
+    let mut first_mu = None;
+    for n in 0..3 {
+        let made = a
+            .challenge(rated(false, vec![b.player_id().to_string()]))
+            .await
+            .unwrap();
+        b.answer_challenge(&made.challenge_id, true).await.unwrap();
+        let game = loop {
+            let message =
+                tokio::time::timeout(std::time::Duration::from_secs(15), offers.message())
+                    .await
+                    .expect("seated in time")
+                    .unwrap()
+                    .unwrap();
+            if let Some(v1::offers_response::Message::Matched(m)) = message.message {
+                break m.game_id;
+            }
+        };
+        // A's stream tells it too; keep it drained.
+        while let Ok(Ok(Some(_))) =
+            tokio::time::timeout(std::time::Duration::from_millis(50), a_offers.message()).await
+        {
+        }
+        let table = view(&a, &game).await;
+        let seated = if table.viewer_seat == Some(0) {
+            [a.clone(), b.clone()]
+        } else {
+            [b.clone(), a.clone()]
+        };
+        play_to_end(&game, &seated, 40 + n).await;
+        let (games_a, mu_a) = games_of(a.clone()).await.expect("rated once");
+        assert_eq!(
+            games_a, 1,
+            "game {n}: the same two, the same day, count once"
+        );
+        match first_mu {
+            None => first_mu = Some(mu_a),
+            Some(mu) => assert_eq!(mu_a, mu, "game {n} moved nothing"),
+        }
+    }
+    server.stop().await;
+}

@@ -318,7 +318,13 @@ async fn challenges_are_checked_answered_and_expired_atomically(store: &dyn Stor
             .unwrap(),
         Some(Err(AnswerRefused::Closed(ChallengeStatus::Expired)))
     );
-    assert!(!store.expire_challenges(after, 100).await.unwrap().is_empty());
+    assert!(
+        !store
+            .expire_challenges(after, 100)
+            .await
+            .unwrap()
+            .is_empty()
+    );
     let expired = store.challenge(&late.id).await.unwrap().unwrap();
     assert_eq!(expired.status, ChallengeStatus::Expired);
     // Ten minutes after it closed, it is off the players' streams.
@@ -698,7 +704,7 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
             games: vec![first.id.clone(); 2],
         }],
     };
-    let changes = rating::rate_contests(&pair, &Default::default());
+    let changes = rating::rate_contests(&pair, &Default::default(), &Default::default(), false);
     let (better, worse) = (changes[0].after, changes[1].after);
     assert!(better.mu > 25.0 && worse.mu < 25.0 && better.games == 1);
     assert_eq!(store.rating(&a.player.id, 2).await.unwrap(), Some(better));
@@ -717,21 +723,48 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
     );
     // Provisional players are off the leaderboard.
     assert!(store.leaderboard(0, None, 10, 0).await.unwrap().is_empty());
-    // Nine more games between A and B make them established, and listed best first.
-    for n in 0..9u32 {
-        let record = seated_ladder_game(store, 210 + n, [&a, &b], None).await;
-        let result = Effects {
-            status: Status::Finished,
-            winners: vec![0],
-            money: vec![9, 3],
-            acted: vec![true, true],
-            rating: rated(&record.id, &[&a, &b], &[1, 2]),
-            caps: None,
-        };
-        store
-            .append_action(&record.id, &end(100 + i64::from(n)), &result)
-            .await
-            .unwrap();
+    // Nine more games between A and B: ten rated games each, but one opponent vouches for
+    // three, so neither is established by meeting the same player over and over.
+    let mut n = 210;
+    let mut play = |winner: &NewPlayer, loser: &NewPlayer| {
+        n += 1;
+        let (winner, loser, n) = (winner.clone(), loser.clone(), n);
+        async move {
+            let record = seated_ladder_game(store, n, [&winner, &loser], None).await;
+            let result = Effects {
+                status: Status::Finished,
+                winners: vec![0],
+                money: vec![9, 3],
+                acted: vec![true, true],
+                rating: rated(&record.id, &[&winner, &loser], &[1, 2]),
+                caps: None,
+            };
+            store
+                .append_action(&record.id, &end(100 + i64::from(n)), &result)
+                .await
+                .unwrap();
+        }
+    };
+    for _ in 0..9 {
+        play(&a, &b).await;
+    }
+    let a_rating = store.rating(&a.player.id, 2).await.unwrap().unwrap();
+    assert_eq!(
+        (a_rating.games, a_rating.opponents),
+        (10, 2),
+        "B, and C of the set"
+    );
+    assert!(a_rating.is_provisional());
+    assert!(store.leaderboard(2, None, 10, 0).await.unwrap().is_empty());
+    // Two more opponents, three games each: four opponents, twelve counted games.
+    let (e, f) = (player(24), player(25));
+    store.create_player(&e).await.unwrap();
+    store.create_player(&f).await.unwrap();
+    for other in [&e, &f] {
+        for _ in 0..3 {
+            play(&a, other).await;
+            play(&b, other).await;
+        }
     }
     let board = store.leaderboard(2, None, 10, 0).await.unwrap();
     assert_eq!(
@@ -741,7 +774,12 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
             .collect::<Vec<_>>(),
         vec![a.player.id.clone(), b.player.id.clone()]
     );
-    assert!(board.iter().all(|r| r.rating.games == PROVISIONAL_GAMES));
+    assert!(
+        board
+            .iter()
+            .all(|r| r.rating.games == 16 && r.rating.counted() >= PROVISIONAL_GAMES),
+        "{board:?}"
+    );
     assert_eq!(board[0].description, "strategy 20");
     assert_eq!(store.leaderboard(2, None, 10, 1).await.unwrap().len(), 1);
     // Of bots (A) or of people (B) only, each ranked in its own list.

@@ -75,6 +75,15 @@ fn spec(challenger: &PlayerInfo, request: v1::ChallengeRequest) -> Result<Challe
             format!("{} opponents do not fit {seats} seats", named - 1),
         ));
     }
+    if named < seats && request.duplicate {
+        // Seats filled from the queue would be strangers holding, at the other table, the
+        // very cards a named player holds: the named players, who may be one person, would
+        // play knowing a stranger's hand.
+        return Err(ApiError::invalid(
+            "opponents",
+            format!("a duplicate challenge names every seat: {seats} players, you named {named}"),
+        ));
+    }
     if named < seats && !request.rated {
         return Err(ApiError::invalid(
             "rated",

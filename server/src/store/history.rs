@@ -67,8 +67,10 @@ fn statements(postgres: bool, size: HistorySize, lo: u64, hi: u64) -> Vec<String
         ));
         for category in [0, 2] {
             all.push(format!(
-                "{pwith}INSERT INTO ratings (player_id, players, mu, sigma, games, is_bot) \
-                 SELECT 'hist-p' || i, {category}, 25 + i % 7, 4, 10 + i % 40, {} FROM {pfrom}",
+                "{pwith}INSERT INTO ratings (player_id, players, mu, sigma, games, is_bot, \
+                 opponents, counted) \
+                 SELECT 'hist-p' || i, {category}, 25 + i % 7, 4, 10 + i % 40, {}, \
+                 10 + i % 40, 10 + i % 40 FROM {pfrom}",
                 truth("i % 2 = 0")
             ));
         }

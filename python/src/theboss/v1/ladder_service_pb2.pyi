@@ -159,20 +159,24 @@ class LeaderboardEntry(_message.Message):
     def __init__(self, rank: _Optional[int] = ..., player_id: _Optional[str] = ..., display_name: _Optional[str] = ..., is_bot: bool = ..., rating: _Optional[_Union[Rating, _Mapping]] = ..., description: _Optional[str] = ...) -> None: ...
 
 class Rating(_message.Message):
-    __slots__ = ("players", "mu", "sigma", "score", "games", "provisional")
+    __slots__ = ("players", "mu", "sigma", "score", "games", "provisional", "opponents", "counted_games")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     MU_FIELD_NUMBER: _ClassVar[int]
     SIGMA_FIELD_NUMBER: _ClassVar[int]
     SCORE_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
+    OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    COUNTED_GAMES_FIELD_NUMBER: _ClassVar[int]
     players: int
     mu: float
     sigma: float
     score: float
     games: int
     provisional: bool
-    def __init__(self, players: _Optional[int] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., provisional: bool = ...) -> None: ...
+    opponents: int
+    counted_games: int
+    def __init__(self, players: _Optional[int] = ..., mu: _Optional[float] = ..., sigma: _Optional[float] = ..., score: _Optional[float] = ..., games: _Optional[int] = ..., provisional: bool = ..., opponents: _Optional[int] = ..., counted_games: _Optional[int] = ...) -> None: ...
 
 class GetPlayerRequest(_message.Message):
     __slots__ = ("player_id",)

@@ -135,7 +135,7 @@ class LadderServiceServicer(object):
 
     def Leaderboard(self, request, context):
         """Established players by rating, best first: by `score` = mu − 3·sigma. Provisional
-        players (fewer than 10 rated games in the category) are not listed.
+        players (fewer than 10 counted games in the category) are not listed.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -158,8 +158,12 @@ class LadderServiceServicer(object):
         oneself, a player named twice, more players than seats), NOT_FOUND (an unknown player),
         FAILED_PRECONDITION with reason CHALLENGES_REFUSED (the player refuses challenges, or
         accepts them from bots only), RESOURCE_EXHAUSTED (reason TOO_MANY_CHALLENGES: at most 8
-        of the caller's challenges wait for answers; reason RATE_LIMITED: the "challenges per
-        player" quota, 20 a minute by default).
+        of the caller's challenges that someone can still see (waiting, or closed in the last
+        two minutes), or a challenged player who does not know the caller already sees 20
+        challenges from players it does not know (QuotaFailure names that player); reason
+        RATE_LIMITED: the "challenges per player" quota, 20 a minute by default). A player's
+        Offers stream shows its own challenges and those of players it knows (it challenged them,
+        or finished a game with them) first, and at most two of any other challenger's.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

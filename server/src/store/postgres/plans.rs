@@ -23,7 +23,7 @@ use crate::store::group::{Append, Seating};
 use crate::store::sql::{arranged, games, ladder, listing, players, ratings};
 
 /// Tables that grow with the service's history: none may be read whole.
-const HISTORY: [&str; 13] = [
+const HISTORY: [&str; 14] = [
     "games",
     "players",
     "actions",
@@ -37,6 +37,7 @@ const HISTORY: [&str; 13] = [
     "tournament_entrants",
     "arranged_games",
     "contacts",
+    "rated_pairs",
 ];
 
 /// Enough history to matter: 20,000 players, 50,000 games (4,000 of them the tables of
@@ -68,9 +69,12 @@ INSERT INTO seats (game_id, seat, player_id, game_over, finished_at)
 INSERT INTO actions (game_id, seq, player_id, idempotency_key, format, payload, at)
     SELECT 'g' || i, q, 'p' || (1 + (2 * i + q % 2) % 20000), 'k' || q, 2, '{}', i
     FROM generate_series(1, 50000) i, generate_series(1, 4) q;
-INSERT INTO ratings (player_id, players, mu, sigma, games, is_bot)
-    SELECT 'p' || i, n, 25 + i % 7, 8, i % 30, i % 3 = 0 FROM generate_series(1, 20000) i,
-        generate_series(0, 2) n;
+INSERT INTO ratings (player_id, players, mu, sigma, games, is_bot, opponents, counted)
+    SELECT 'p' || i, n, 25 + i % 7, 8, i % 30, i % 3 = 0, i % 20, i % 30
+    FROM generate_series(1, 20000) i, generate_series(0, 2) n;
+INSERT INTO rated_pairs (player_id, players, opponent_id, arranged_at)
+    SELECT 'p' || i, n, 'p' || (1 + (i * 7 + k) % 20000), NULL
+    FROM generate_series(1, 20000) i, generate_series(0, 2) n, generate_series(1, 3) k;
 INSERT INTO rating_history (player_id, players, game_id, mu_before, sigma_before, mu, sigma, at)
     SELECT 'p' || (1 + (2 * i) % 20000), 0, 'g' || i, 25, 8, 26, 7, i
     FROM generate_series(1, 50000) i WHERE i % 3 = 0;
@@ -158,8 +162,11 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
         (
             "UPDATE_RATING",
             ratings::UPDATE_RATING,
-            "26.0, 7.0, 3, 'p77', 2",
+            "26.0, 7.0, 3, 2, 3, 'p77', 2",
         ),
+        ("PAIR_OF", ratings::PAIR_OF, "'p77', 2, 'p78'"),
+        ("RECORD_PAIR", ratings::RECORD_PAIR, "'p77', 2, 'p78', 5"),
+        ("ARRANGED_BY", ratings::ARRANGED_BY, "'g500'"),
         ("RATING_OF", ratings::RATING_OF, "'p77', 2"),
         ("LEADERBOARD", ratings::LEADERBOARD, "0, 11, 0, 10"),
         (
@@ -305,22 +312,22 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
         (
             "listing: the lobby (open and running tables)",
             listing(&[Status::Open, Status::Running], None, None),
-            "'p77', 'p77', 'open', 21, 'p77', 'p77', 'running', 21, 21",
+            "'p77', 'p77', 'p77', 'open', 21, 'p77', 'p77', 'p77', 'running', 21, 21",
         ),
         (
             "listing: finished games",
             listing(&[Status::Finished], None, None),
-            "'p77', 'p77', 'finished', 21, 21",
+            "'p77', 'p77', 'p77', 'finished', 21, 21",
         ),
         (
             "listing: a player's own games",
             listing(&[], Some("p77"), None),
-            "'p77', 'p77', 'p77', 9223372036854775807, 21",
+            "'p77', 'p77', 'p77', 'p77', 9223372036854775807, 21",
         ),
         (
             "listing: every game, a later page",
             listing(&[], None, Some((25_000, "g25000"))),
-            "'p77', 'p77', 25000, 'g25000', 21, 21",
+            "'p77', 'p77', 'p77', 25000, 'g25000', 21, 21",
         ),
         ("LIST_TOURNAMENTS", arranged::list_sql(false), "21"),
         (

@@ -59,6 +59,14 @@ where
         sql.push(" OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.player_id = ");
         sql.push_bind(query.viewer.as_str());
         sql.push("))");
+        // A table of a duplicate set still being played shows to its own players only: the
+        // others' cards, or its result, are being played at the set's other tables.
+        sql.push(" AND (g.series_tables < 2 OR EXISTS (SELECT 1 FROM seats s2 WHERE ");
+        sql.push("s2.game_id = g.id AND s2.player_id = ");
+        sql.push_bind(query.viewer.as_str());
+        sql.push(
+            ") OR COALESCE((SELECT x.open_tables FROM series x WHERE x.id = g.series_id), 0) = 0)",
+        );
         if let Some(status) = status {
             sql.push(" AND g.status = ");
             sql.push_bind(status);

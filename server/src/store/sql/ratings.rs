@@ -21,35 +21,47 @@ pub(in crate::store) const INSERT_RATING_IF_MISSING: &str = "INSERT INTO ratings
      (player_id, players, mu, sigma, games, is_bot) \
      SELECT $1, $2, $3, $4, 0, p.is_bot FROM players p WHERE p.id = $1 \
      ON CONFLICT (player_id, players) DO NOTHING";
-pub(in crate::store) const UPDATE_RATING: &str =
-    "UPDATE ratings SET mu = $1, sigma = $2, games = $3 WHERE player_id = $4 AND players = $5";
+pub(in crate::store) const UPDATE_RATING: &str = "UPDATE ratings SET mu = $1, sigma = $2, \
+     games = $3, opponents = $4, counted = $5 WHERE player_id = $6 AND players = $7";
+/// By the primary key of `rated_pairs`: whether two players were rated against each other in
+/// a category, and when their last arranged game was rated.
+pub(in crate::store) const PAIR_OF: &str = "SELECT arranged_at FROM rated_pairs \
+     WHERE player_id = $1 AND players = $2 AND opponent_id = $3";
+pub(in crate::store) const RECORD_PAIR: &str = "INSERT INTO rated_pairs \
+     (player_id, players, opponent_id, arranged_at) VALUES ($1, $2, $3, $4) \
+     ON CONFLICT (player_id, players, opponent_id) \
+     DO UPDATE SET arranged_at = COALESCE(excluded.arranged_at, rated_pairs.arranged_at)";
+/// By the primary key of `arranged_games`.
+pub(in crate::store) const ARRANGED_BY: &str =
+    "SELECT arranged_by FROM arranged_games WHERE game_id = $1";
 pub(in crate::store) const INSERT_RATING_HISTORY: &str = "INSERT INTO rating_history \
      (player_id, players, game_id, mu_before, sigma_before, mu, sigma, at) \
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
 /// By the primary key (player_id, players).
 pub(in crate::store) const RATING_OF: &str =
-    "SELECT mu, sigma, games FROM ratings WHERE player_id = $1 AND players = $2";
+    "SELECT mu, sigma, games, opponents FROM ratings WHERE player_id = $1 AND players = $2";
 /// The page's ratings by the index `ratings_by_score`, then each one's player by its key:
 /// as scalar subqueries, which no planner turns into a join that reads every player (as
 /// PostgreSQL does, on tables it has no statistics of, for a join).
 pub(in crate::store) const LEADERBOARD: &str = "SELECT r.player_id, \
      (SELECT p.display_name FROM players p WHERE p.id = r.player_id), \
      (SELECT p.is_bot FROM players p WHERE p.id = r.player_id), \
-     (SELECT p.description FROM players p WHERE p.id = r.player_id), r.mu, r.sigma, r.games \
-     FROM (SELECT player_id, mu, sigma, games FROM ratings WHERE players = $1 AND games >= $4 \
+     (SELECT p.description FROM players p WHERE p.id = r.player_id), r.mu, r.sigma, r.games, \
+     r.opponents FROM (SELECT player_id, mu, sigma, games, opponents FROM ratings \
+     WHERE players = $1 AND counted >= $4 \
      ORDER BY mu - 3 * sigma DESC, player_id LIMIT $2 OFFSET $3) r \
      ORDER BY r.mu - 3 * r.sigma DESC, r.player_id";
 /// As `LEADERBOARD`, of bots or of people only (`$5`), by the index `ratings_by_kind_score`.
 pub(in crate::store) const LEADERBOARD_OF_KIND: &str = "SELECT r.player_id, \
      (SELECT p.display_name FROM players p WHERE p.id = r.player_id), \
      (SELECT p.is_bot FROM players p WHERE p.id = r.player_id), \
-     (SELECT p.description FROM players p WHERE p.id = r.player_id), r.mu, r.sigma, r.games \
-     FROM (SELECT player_id, mu, sigma, games FROM ratings \
-     WHERE players = $1 AND is_bot = $5 AND games >= $4 \
+     (SELECT p.description FROM players p WHERE p.id = r.player_id), r.mu, r.sigma, r.games, \
+     r.opponents FROM (SELECT player_id, mu, sigma, games, opponents FROM ratings \
+     WHERE players = $1 AND is_bot = $5 AND counted >= $4 \
      ORDER BY mu - 3 * sigma DESC, player_id LIMIT $2 OFFSET $3) r \
      ORDER BY r.mu - 3 * r.sigma DESC, r.player_id";
-pub(in crate::store) const RATINGS_OF: &str =
-    "SELECT players, mu, sigma, games FROM ratings WHERE player_id = $1 ORDER BY players";
+pub(in crate::store) const RATINGS_OF: &str = "SELECT players, mu, sigma, games, opponents \
+     FROM ratings WHERE player_id = $1 ORDER BY players";
 pub(in crate::store) const HISTORY_OF: &str = "SELECT game_id, players, mu_before, sigma_before, mu, sigma, at \
      FROM rating_history WHERE player_id = $1 ORDER BY at DESC, players LIMIT 100";
 pub(in crate::store) const INSERT_SERIES: &str = "INSERT INTO series (id, players, seed, created_at, tables, open_tables) \
@@ -81,16 +93,17 @@ where
     Option<i64>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
 {
     async fn rating(&self, player_id: &str, players: u8) -> Result<Option<Rating>, StoreError> {
-        let row: Option<(f64, f64, i64)> = sqlx::query_as(RATING_OF)
+        let row: Option<(f64, f64, i64, i64)> = sqlx::query_as(RATING_OF)
             .bind(player_id)
             .bind(i64::from(players))
             .fetch_optional(&self.side)
             .await?;
-        row.map(|(mu, sigma, games)| {
+        row.map(|(mu, sigma, games, opponents)| {
             Ok(Rating {
                 mu,
                 sigma,
                 games: rows::games_count(games)?,
+                opponents: rows::games_count(opponents)?,
             })
         })
         .transpose()
@@ -116,12 +129,12 @@ where
             Some(bots) => query.bind(bots),
             None => query,
         };
-        let found: Vec<(String, String, bool, String, f64, f64, i64)> =
+        let found: Vec<(String, String, bool, String, f64, f64, i64, i64)> =
             query.fetch_all(&self.side).await?;
         found
             .into_iter()
             .map(
-                |(id, display_name, is_bot, description, mu, sigma, games)| {
+                |(id, display_name, is_bot, description, mu, sigma, games, opponents)| {
                     Ok(LeaderboardRow {
                         player: PlayerInfo {
                             id,
@@ -133,6 +146,7 @@ where
                             mu,
                             sigma,
                             games: rows::games_count(games)?,
+                            opponents: rows::games_count(opponents)?,
                         },
                     })
                 },
@@ -152,7 +166,7 @@ where
             .bind(player_id)
             .fetch_one(&self.side)
             .await?;
-        let ratings: Vec<(i64, f64, f64, i64)> = sqlx::query_as(RATINGS_OF)
+        let ratings: Vec<(i64, f64, f64, i64, i64)> = sqlx::query_as(RATINGS_OF)
             .bind(player_id)
             .fetch_all(&self.side)
             .await?;
@@ -165,13 +179,14 @@ where
             description,
             ratings: ratings
                 .into_iter()
-                .map(|(players, mu, sigma, games)| {
+                .map(|(players, mu, sigma, games, opponents)| {
                     Ok((
                         rows::category(players)?,
                         Rating {
                             mu,
                             sigma,
                             games: rows::games_count(games)?,
+                            opponents: rows::games_count(opponents)?,
                         },
                     ))
                 })
@@ -186,12 +201,12 @@ where
                             before: Rating {
                                 mu: mu_before,
                                 sigma: sigma_before,
-                                games: 0,
+                                ..Rating::default()
                             },
                             after: Rating {
                                 mu,
                                 sigma,
-                                games: 0,
+                                ..Rating::default()
                             },
                             at,
                         })
@@ -224,6 +239,7 @@ where
     i64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
     f64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
     String: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
+    Option<i64>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
 {
     /// Does what a game's end asks to rate, inside the transaction of its last action
     /// (`conn`), at time `at`.
@@ -317,7 +333,7 @@ where
                 .bind(fresh.sigma)
                 .execute(&mut *conn)
                 .await?;
-            let (mu, sigma, games): (f64, f64, i64) =
+            let (mu, sigma, games, opponents): (f64, f64, i64, i64) =
                 sqlx::query_as(sqlx::AssertSqlSafe(locked.clone()))
                     .bind(player.as_str())
                     .bind(i64::from(category))
@@ -329,14 +345,54 @@ where
                     mu,
                     sigma,
                     games: rows::games_count(games)?,
+                    opponents: rows::games_count(opponents)?,
                 },
             );
         }
-        for change in rating::rate_contests(rated, &before) {
+        // Was the result's game arranged for named players (a challenge, a tournament)? Then
+        // the pairs that met so within the period count for nothing (`rating`).
+        let first_game = rated.contests.iter().flat_map(|c| c.games.first()).next();
+        let arranged = match first_game {
+            Some(game) => sqlx::query_as::<DB, (String,)>(ARRANGED_BY)
+                .bind(game.as_str())
+                .fetch_optional(&mut *conn)
+                .await?
+                .is_some(),
+            None => false,
+        };
+        let mut pairs = rating::Pairs::default();
+        for contest in &rated.contests {
+            for player in &contest.players {
+                for opponent in contest.players.iter().filter(|o| *o != player) {
+                    for category in rated.categories() {
+                        let found: Option<(Option<i64>,)> = sqlx::query_as(PAIR_OF)
+                            .bind(player.as_str())
+                            .bind(i64::from(category))
+                            .bind(opponent.as_str())
+                            .fetch_optional(&mut *conn)
+                            .await?;
+                        let Some((arranged_at,)) = found else {
+                            continue;
+                        };
+                        pairs
+                            .met
+                            .insert((player.clone(), category, opponent.clone()));
+                        if arranged_at.is_some_and(|t| at - t < rating::ARRANGED_PERIOD) {
+                            pairs
+                                .arranged_lately
+                                .insert((player.clone(), opponent.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        for change in rating::rate_contests(rated, &before, &pairs, arranged) {
             sqlx::query(UPDATE_RATING)
                 .bind(change.after.mu)
                 .bind(change.after.sigma)
                 .bind(i64::from(change.after.games))
+                .bind(i64::from(change.after.opponents))
+                .bind(i64::from(change.after.counted()))
                 .bind(change.player.as_str())
                 .bind(i64::from(change.category))
                 .execute(&mut *conn)
@@ -352,6 +408,15 @@ where
                 .bind(at)
                 .execute(&mut *conn)
                 .await?;
+            for opponent in &change.counted_against {
+                sqlx::query(RECORD_PAIR)
+                    .bind(change.player.as_str())
+                    .bind(i64::from(change.category))
+                    .bind(opponent.as_str())
+                    .bind(arranged.then_some(at))
+                    .execute(&mut *conn)
+                    .await?;
+            }
         }
         Ok(())
     }

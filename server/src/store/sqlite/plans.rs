@@ -12,7 +12,7 @@ use crate::store::sql::{arranged, games, ladder, listing, players, ratings};
 
 /// Tables that grow with the service's history, by the names and aliases the statements
 /// give them (SQLite's plans name the alias).
-const HISTORY: [(&str, &str); 22] = [
+const HISTORY: [(&str, &str); 23] = [
     ("games", "games"),
     ("g", "games"),
     ("players", "players"),
@@ -35,6 +35,7 @@ const HISTORY: [(&str, &str); 22] = [
     ("a", "arranged_games"),
     ("contacts", "contacts"),
     ("k", "contacts"),
+    ("rated_pairs", "rated_pairs"),
 ];
 
 /// The statements both backends share (PostgreSQL's own are checked in `postgres::plans`).
@@ -67,6 +68,9 @@ fn statements() -> Vec<(&'static str, String)> {
         ("FORGET_LADDER_ENTRY", ladder::FORGET_LADDER_ENTRY),
         ("CANCEL_LADDER", ladder::CANCEL_LADDER),
         ("UPDATE_RATING", ratings::UPDATE_RATING),
+        ("PAIR_OF", ratings::PAIR_OF),
+        ("RECORD_PAIR", ratings::RECORD_PAIR),
+        ("ARRANGED_BY", ratings::ARRANGED_BY),
         ("RATING_OF", ratings::RATING_OF),
         ("LEADERBOARD", ratings::LEADERBOARD),
         ("LEADERBOARD_OF_KIND", ratings::LEADERBOARD_OF_KIND),

@@ -192,9 +192,12 @@ export type CreateGameRequest = Message<"theboss.v1.CreateGameRequest"> & {
    * They take the table's last seats as it is created; the table starts when its other seats
    * are joined (the creator is not seated by this call: JoinGame). A house bot acts from its
    * own seat's view only, as a remote bot would, is subject to the turn clock, and thinks
-   * within the server's think time (at most one of a creator's house bots thinks at a time).
-   * Games with house bots are never rated. A player sits at a few unfinished games with
-   * house bots at most (3 by default): past that, RESOURCE_EXHAUSTED TOO_MANY_HOUSE_GAMES.
+   * within the server's think time, the server's thinking shared fairly between the client
+   * addresses whose tables wait for it. Games with house bots are never rated. A player
+   * creates or sits at a few unfinished games with house bots at most (3 by default): past
+   * that, RESOURCE_EXHAUSTED TOO_MANY_HOUSE_GAMES (checked by JoinGame too). While the
+   * server's house bots have no room for another table (in all, or for the caller's
+   * address), RESOURCE_EXHAUSTED HOUSE_BOTS_BUSY, with RetryInfo.
    *
    * @generated from field: repeated theboss.v1.BotStrategy house_bots = 3;
    */
