@@ -71,6 +71,9 @@ pub fn install() -> Result<PrometheusHandle, MetricsError> {
         .map_err(MetricsError::Install)
 }
 
+/// Where the metrics are served, on `--metrics-listen`'s address.
+pub const PATH: &str = "/metrics";
+
 /// Serves the metrics in Prometheus' text format at `GET /metrics` on `listener` until
 /// `shutdown` completes.
 pub async fn serve(
@@ -80,7 +83,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     use axum::routing::get;
     let router = axum::Router::new().route(
-        "/metrics",
+        PATH,
         get(move || {
             let handle = handle.clone();
             async move {

@@ -54,6 +54,18 @@ pub fn cors(origins: &[String]) -> Result<CorsLayer, ServerError> {
         .vary(vary))
 }
 
+/// Where the built front end's hashed scripts and styles are served.
+pub const ASSETS: &str = "/assets";
+
+/// The HTTP surfaces this module serves beside the RPCs, as SECURITY.md names their rows
+/// (`tests/security_rows.rs` checks each has one).
+pub const HTTP_SURFACES: [&str; 4] = [
+    "HTTP POST",
+    "HTTP OPTIONS",
+    "HTTP GET /assets/",
+    "HTTP GET /",
+];
+
 /// The front end's pages and scripts (`web/`, built into a directory), served on the
 /// service's own port beside gRPC and gRPC-Web: a request that is not gRPC is a page's.
 ///
@@ -110,7 +122,7 @@ pub fn site(dir: Option<&Path>) -> axum::Router {
             },
         ));
     let pages = axum::Router::new()
-        .nest("/assets", assets)
+        .nest(ASSETS, assets)
         .fallback_service(get_service(
             // Any other path is a page of the app (it routes by the URL's fragment, so this
             // is `/` and what a mistyped link asks for): the app, which says what it knows.

@@ -1,18 +1,20 @@
-//! Every attack of issue #19's table, tried through the real interface (gRPC, gRPC-Web and
-//! raw sockets) the way a hostile client would, and what the server now does instead:
+//! Attacks of one client, tried through the real interface (gRPC, gRPC-Web and raw sockets)
+//! the way a hostile client would, and what the server does instead (SECURITY.md lists every
+//! surface with the test that attacks it):
 //!
-//! 1. a chosen seed: refused on listed games, and marked on unlisted ones;
-//! 2. duplicate deals: another table of one's set is out of reach while it is played;
-//! 3. Enqueue floods: one request per player; (their cost: `hostile_costs.rs`);
-//! 4. silent, half-open and idle connections: closed; capped per address;
-//! 5. streams: capped per player, spectators per game, health watches per address;
-//! 6. farmed ratings: a seat that never played leaves its game unrated;
-//! 7. two Enqueues at once: one waits, the other is refused;
-//! 8. tables nobody fills: capped per creator, and expired;
-//! 9. huge repeated fields: INVALID_ARGUMENT, never UNAVAILABLE;
-//! 10. random tokens: throttled (their cost: `hostile_costs.rs`);
-//! 11. huge values: refused with short messages;
-//! 12. one code per mistake: any seat out of range, any undecodable gRPC-Web body.
+//! - a chosen seed: refused on listed games, and marked on unlisted ones;
+//! - duplicate deals: another table of one's set is out of reach while it is played, and not
+//!   even listed;
+//! - Enqueue floods: one request per player (their cost: `hostile_costs.rs`); two Enqueues at
+//!   once: one waits, the other is refused;
+//! - silent, half-open and idle connections: closed; capped per address;
+//! - streams: capped per player, spectators per game, calls of callers not known per address;
+//! - farmed ratings: a seat that never played leaves its game unrated;
+//! - tables nobody fills: capped per creator, and expired;
+//! - huge repeated fields and huge values: INVALID_ARGUMENT at once, with short messages;
+//! - random tokens: throttled (their cost: `hostile_costs.rs`);
+//! - one code per mistake: any seat out of range, any undecodable gRPC-Web body;
+//! - tournaments: a few unfinished per creator; exports paced by the caller's quota.
 
 mod common;
 
@@ -56,7 +58,7 @@ async fn closed_within(socket: &mut TcpStream, within: Duration) -> Duration {
 }
 
 #[tokio::test]
-async fn row_1_a_chosen_seed_is_for_unlisted_games_and_is_marked() {
+async fn a_chosen_seed_is_for_unlisted_games_and_is_marked() {
     let server = TestServer::sqlite().await;
     let a = player(&server, "Seeder").await;
     let public = v1::CreateGameRequest {
@@ -123,7 +125,7 @@ async fn matched(stream: &mut tonic::Streaming<v1::EnqueueResponse>) -> v1::Ladd
 }
 
 #[tokio::test]
-async fn row_2_no_player_of_a_set_sees_a_card_of_a_table_still_played() {
+async fn no_player_of_a_set_sees_a_card_of_a_table_still_played() {
     let server = TestServer::sqlite().await;
     let mut players = Vec::new();
     for name in ["A", "B", "C", "D"] {
@@ -216,7 +218,7 @@ async fn row_2_no_player_of_a_set_sees_a_card_of_a_table_still_played() {
 }
 
 #[tokio::test]
-async fn row_3_and_7_one_waiting_request_per_player_however_many_streams_it_opens() {
+async fn one_waiting_request_per_player_however_many_streams_it_opens() {
     let server = TestServer::sqlite().await;
     let flooder = player(&server, "Flooder").await;
     // Many Enqueue calls at once: exactly one is queued, the others are refused.
@@ -254,7 +256,7 @@ async fn row_3_and_7_one_waiting_request_per_player_however_many_streams_it_open
 }
 
 #[tokio::test]
-async fn row_4_silent_half_open_and_idle_connections_are_closed_and_capped() {
+async fn silent_half_open_and_idle_connections_are_closed_and_capped() {
     let limits = Limits {
         handshake_timeout: Duration::from_millis(500),
         request_timeout: Duration::from_millis(500),
@@ -310,7 +312,7 @@ async fn row_4_silent_half_open_and_idle_connections_are_closed_and_capped() {
 }
 
 #[tokio::test]
-async fn row_5_streams_are_capped_per_player_per_game_and_health_watches_per_address() {
+async fn streams_are_capped_per_player_per_game_and_health_watches_per_address() {
     let limits = Limits {
         watch_streams_per_player: 3,
         spectators_per_game: 2,
@@ -397,7 +399,7 @@ async fn row_5_streams_are_capped_per_player_per_game_and_health_watches_per_add
 }
 
 #[tokio::test]
-async fn row_6_a_fresh_account_that_never_plays_farms_no_rating() {
+async fn a_fresh_account_that_never_plays_farms_no_rating() {
     // 200 ms turns: the sybil forfeits in three of them, and the farmer, polling every 2 ms,
     // never times out three turns in a row even on a loaded machine (then every seat would
     // have forfeited and the game be aborted, which proves nothing about ratings).
@@ -456,7 +458,7 @@ async fn row_6_a_fresh_account_that_never_plays_farms_no_rating() {
 }
 
 #[tokio::test]
-async fn row_8_a_creator_has_few_tables_waiting_and_tables_nobody_fills_expire() {
+async fn a_creator_has_few_tables_waiting_and_tables_nobody_fills_expire() {
     let options = Options {
         actor: ActorOptions {
             open_ttl: Duration::from_secs(1),
@@ -506,7 +508,7 @@ async fn row_8_a_creator_has_few_tables_waiting_and_tables_nobody_fills_expire()
 }
 
 #[tokio::test]
-async fn rows_9_and_11_huge_inputs_are_refused_at_once_with_short_messages() {
+async fn huge_inputs_are_refused_at_once_with_short_messages() {
     let server = TestServer::sqlite().await;
     let p = player(&server, "Huge").await;
     let mut client = p.game_client();
@@ -586,7 +588,7 @@ async fn rows_9_and_11_huge_inputs_are_refused_at_once_with_short_messages() {
 }
 
 #[tokio::test]
-async fn row_10_a_flood_of_random_tokens_is_throttled_as_unknown_tokens() {
+async fn a_flood_of_random_tokens_is_throttled_as_unknown_tokens() {
     let server = TestServer::sqlite().await;
     let mut client =
         theboss::v1::game_service_client::GameServiceClient::new(server.channel().await);
@@ -622,7 +624,7 @@ async fn row_10_a_flood_of_random_tokens_is_throttled_as_unknown_tokens() {
 }
 
 #[tokio::test]
-async fn row_12_one_mistake_one_code_whatever_the_value() {
+async fn one_mistake_one_code_whatever_the_value() {
     let server = TestServer::sqlite().await;
     let p = player(&server, "Seats").await;
     let game_id = create(&p, settings(2), None).await;
@@ -678,5 +680,35 @@ async fn row_12_one_mistake_one_code_whatever_the_value() {
         text.contains("grpc-status: 3") || decoded.contains("grpc-status:3"),
         "INVALID_ARGUMENT: {text}\n{decoded}"
     );
+    server.stop().await;
+}
+
+/// Tournaments: a creator holds a few unfinished ones at most, each with a bounded field.
+#[tokio::test]
+async fn a_creator_holds_a_few_unfinished_tournaments_with_bounded_fields() {
+    let server = TestServer::sqlite().await;
+    let organiser = player(&server, "Organiser").await;
+    let cup = |max_entrants| v1::CreateTournamentRequest {
+        name: "Cup".into(),
+        format: v1::TournamentFormat::RoundRobin as i32,
+        players: 2,
+        max_entrants,
+        ..Default::default()
+    };
+    for _ in 0..theboss_server::arranged::MAX_OPEN_TOURNAMENTS {
+        organiser.create_tournament(cup(0)).await.expect("within the cap");
+    }
+    let refused = organiser.create_tournament(cup(0)).await.unwrap_err();
+    let status = refused.status().unwrap();
+    assert_eq!(
+        (status.code(), reason(status).as_str()),
+        (Code::ResourceExhausted, "TOO_MANY_TOURNAMENTS")
+    );
+    let other = player(&server, "Other").await;
+    let refused = other
+        .create_tournament(cup(theboss_server::arranged::MAX_ENTRANTS + 1))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.status().unwrap().code(), Code::InvalidArgument);
     server.stop().await;
 }
