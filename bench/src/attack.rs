@@ -1,10 +1,11 @@
-//! The service under attack (issue #19): a victim plays 4-player games one action at a time
-//! from 127.0.0.1 while hostile clients, from other loopback addresses (as they would come
-//! from other machines), run each attack of the issue's table against the same server with
-//! its production limits and quotas (registrations aside: the attackers register their
-//! accounts from few addresses). The victim's `SubmitAction` → every seat's stream latency
-//! is measured idle, under each attack, and idle again; each attack reports what the server
-//! answered it.
+//! The service under attack: a victim plays 4-player games one action at a time from
+//! 127.0.0.1 while hostile clients, from other loopback addresses (as they would come from
+//! other machines), run each attack against the same server with its production limits and
+//! quotas (registrations aside: the attackers register their accounts from few addresses).
+//! The victim's `SubmitAction` → every seat's stream latency is measured idle, under each
+//! attack, and idle again; each attack reports what the server answered it. Under the flood
+//! of house-bot tables, the victim's own house bot's reply time is measured too, beside its
+//! idle figure (SECURITY.md lists what bounds each attack).
 
 use std::collections::BTreeMap;
 use std::net::{IpAddr, SocketAddr};
@@ -23,6 +24,7 @@ use tonic::transport::{Channel, Endpoint};
 use tonic::{Code, Request};
 
 use crate::latency::{self, GameLatency};
+use crate::stats::Sample;
 
 /// What the server answered an attack, by outcome.
 #[derive(Debug, Default, Clone)]
@@ -55,11 +57,15 @@ fn code_name(code: Code) -> String {
 pub struct Phase {
     pub attack: &'static str,
     pub victim: GameLatency,
+    /// Under the flood of house-bot tables: the victim's own house bot's replies.
+    pub house: Option<Sample>,
     pub answers: Answers,
 }
 
 pub struct UnderAttack {
     pub idle: GameLatency,
+    /// The victim's house bot's replies, before any attack.
+    pub house_idle: Sample,
     pub phases: Vec<Phase>,
     pub idle_after: GameLatency,
 }
@@ -380,20 +386,226 @@ async fn start(
                 });
             }
         }
+        "challenge flood" => {
+            // Forty bot accounts of one person, each holding four Offers streams, making and
+            // withdrawing casual 4-player duplicate challenges that name seven of the others,
+            // as fast as their quotas let them.
+            let channel = connect_from(server, loopback(7)).await?;
+            let mut accounts = Vec::new();
+            for i in 0..40 {
+                accounts.push(register(&channel, &format!("Challenger {i}")).await?);
+            }
+            let ids: Vec<String> = accounts.iter().map(|(id, _)| id.clone()).collect();
+            for (i, (_, token)) in accounts.into_iter().enumerate() {
+                let opponents: Vec<String> =
+                    (1..=7).map(|k| ids[(i + k) % ids.len()].clone()).collect();
+                let (channel, answers, stop) = (channel.clone(), answers.clone(), stop.clone());
+                tasks.spawn(async move {
+                    let mut ladder = LadderServiceClient::new(channel);
+                    let mut streams = Vec::new();
+                    for _ in 0..4 {
+                        if let Ok(stream) =
+                            ladder.offers(authed(v1::OffersRequest {}, &token)).await
+                        {
+                            let mut stream = stream.into_inner();
+                            streams.push(tokio::spawn(async move {
+                                while let Ok(Some(_)) = stream.message().await {}
+                            }));
+                        }
+                    }
+                    while !*stop.borrow() {
+                        let request = v1::ChallengeRequest {
+                            opponents: opponents.clone(),
+                            players: 4,
+                            duplicate: true,
+                            rated: false,
+                            expires_in_secs: 3600,
+                        };
+                        match ladder.challenge(authed(request, &token)).await {
+                            Ok(made) => {
+                                tally(&answers, "challenged");
+                                let id = made.into_inner().challenge.map(|c| c.challenge_id);
+                                let answer = v1::AnswerChallengeRequest {
+                                    challenge_id: id.unwrap_or_default(),
+                                    accept: false,
+                                };
+                                let _ = ladder.answer_challenge(authed(answer, &token)).await;
+                            }
+                            Err(status) => tally(&answers, code_name(status.code())),
+                        }
+                    }
+                    for stream in streams {
+                        stream.abort();
+                    }
+                });
+            }
+        }
+        "house bot flood" => {
+            // Forty accounts of one address, each with three tables of three search house
+            // bots, each account playing its own seats at once with random turns.
+            let channel = connect_from(server, loopback(8)).await?;
+            for i in 0..40 {
+                let (_, token) = register(&channel, &format!("Host {i}")).await?;
+                for t in 0..3 {
+                    let (channel, answers, stop, token) = (
+                        channel.clone(),
+                        answers.clone(),
+                        stop.clone(),
+                        token.clone(),
+                    );
+                    tasks.spawn(async move {
+                        let mut client = GameServiceClient::new(channel);
+                        let mut seed = (i * 3 + t) as u64;
+                        while !*stop.borrow() {
+                            let request = v1::CreateGameRequest {
+                                settings: Some(v1::GameSettings {
+                                    players: 4,
+                                    ..Default::default()
+                                }),
+                                seed: None,
+                                house_bots: vec![v1::BotStrategy::Ismcts as i32; 3],
+                            };
+                            let game = match client.create_game(authed(request, &token)).await {
+                                Ok(made) => {
+                                    tally(&answers, "table created");
+                                    made.into_inner().game_id
+                                }
+                                Err(status) => {
+                                    tally(&answers, format!("create {}", code_name(status.code())));
+                                    tokio::time::sleep(Duration::from_millis(500)).await;
+                                    continue;
+                                }
+                            };
+                            let join = v1::JoinGameRequest {
+                                game_id: game.clone(),
+                                seat: None,
+                            };
+                            if client.join_game(authed(join, &token)).await.is_err() {
+                                continue;
+                            }
+                            seed += 1000;
+                            play_own_seat(&mut client, &game, &token, seed, &stop, &answers).await;
+                        }
+                    });
+                }
+            }
+        }
         other => anyhow::bail!("no attack {other:?}"),
     }
     Ok(tasks)
 }
 
 /// The attacks, in the order they are run.
-pub const ATTACKS: [&str; 6] = [
+pub const ATTACKS: [&str; 8] = [
     "enqueue flood",
     "idle connections",
     "watch flood",
     "token flood",
     "table spam",
     "huge requests",
+    "challenge flood",
+    "house bot flood",
 ];
+
+/// Plays one seat of a table with house bots, a random legal turn as soon as it is the
+/// seat's, until the game ends or `stop`.
+async fn play_own_seat(
+    client: &mut GameServiceClient<Channel>,
+    game: &str,
+    token: &str,
+    seed: u64,
+    stop: &watch::Receiver<bool>,
+    answers: &Shared,
+) {
+    use theboss_bot::strategy::{Strategy, random::Random};
+    let mut strategy = Random::new(seed);
+    while !*stop.borrow() {
+        let request = v1::GetViewRequest {
+            game_id: game.to_string(),
+        };
+        let Ok(view) = client.get_view(authed(request, token)).await else {
+            return;
+        };
+        let Some(view) = view.into_inner().view else {
+            return;
+        };
+        if view.status != v1::GameStatus::Running as i32 {
+            return;
+        }
+        if view.to_move != view.viewer_seat {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+            continue;
+        }
+        let Ok(seen) = theboss::convert::view_from_wire(&view) else {
+            return;
+        };
+        let turn = strategy.choose(&seen, None);
+        let submit = v1::SubmitActionRequest {
+            game_id: game.to_string(),
+            expected_seq: view.seq,
+            idempotency_key: format!("{game}-{}", view.seq),
+            action: Some(theboss::convert::turn_to_wire(&turn)),
+            update_views: 0,
+        };
+        match client.submit_action(authed(submit, token)).await {
+            Ok(_) => tally(answers, "house turn played"),
+            Err(status) => tally(answers, format!("turn {}", code_name(status.code()))),
+        }
+    }
+}
+
+/// A victim's table of one random house bot: each sample, its turn acknowledged → the house
+/// bot's reply seen on its stream (its turn again).
+pub async fn house_replies(url: &str, turns: usize) -> anyhow::Result<Sample> {
+    use theboss_bot::strategy::{Strategy, random::Random};
+    let connection = theboss_client::Connection::connect(url).await?;
+    let me = connection.register("House victim", false).await?;
+    let mut strategy = Random::new(7);
+    let mut replies = Vec::new();
+    while replies.len() < turns {
+        let game = me
+            .create_game_with(v1::CreateGameRequest {
+                settings: Some(v1::GameSettings {
+                    players: 2,
+                    ..Default::default()
+                }),
+                seed: None,
+                house_bots: vec![v1::BotStrategy::Random as i32],
+            })
+            .await?;
+        me.join(&game, None).await?;
+        let mut feed = me.follow(&game, theboss_client::FeedOptions::default());
+        let mut asked: Option<std::time::Instant> = None;
+        while let Some(item) = feed.next().await? {
+            let view = match item {
+                theboss_client::FeedItem::View(view) => view,
+                theboss_client::FeedItem::Update(update) => match update.view {
+                    Some(view) if update.action_complete => view,
+                    _ => continue,
+                },
+            };
+            if view.status != v1::GameStatus::Running as i32 {
+                break;
+            }
+            if view.to_move != view.viewer_seat {
+                continue;
+            }
+            if let Some(at) = asked.take() {
+                replies.push(at.elapsed());
+            }
+            let seen = theboss::convert::view_from_wire(&view)?;
+            let turn = strategy.choose(&seen, None);
+            let key = format!("{game}-{}", view.seq);
+            asked = Some(std::time::Instant::now());
+            me.submit_with_key(&game, view.seq, &key, theboss::convert::turn_to_wire(&turn))
+                .await?;
+            if replies.len() >= turns {
+                break;
+            }
+        }
+    }
+    Ok(Sample::new(replies))
+}
 
 /// Measures the victim idle, under each attack of `attacks` (all if empty), and idle again.
 pub async fn under_attack(
@@ -405,6 +617,7 @@ pub async fn under_attack(
     let seats = latency::seats(url, "Victim", 4).await?;
     let (current, victim_game) = watch::channel(String::new());
     let idle = latency::play_measured(&seats, actions, Some(&current)).await?;
+    let house_idle = house_replies(url, actions / 4).await?;
     let mut phases = Vec::new();
     for attack in ATTACKS {
         if !attacks.is_empty() && !attacks.iter().any(|a| a == attack) {
@@ -424,12 +637,18 @@ pub async fn under_attack(
         // The attack reaches its full strength first.
         tokio::time::sleep(Duration::from_secs(3)).await;
         let victim = latency::play_measured(&seats, actions, Some(&current)).await?;
+        let house = if attack == "house bot flood" {
+            Some(house_replies(url, actions / 4).await?)
+        } else {
+            None
+        };
         stop.send_replace(true);
         tasks.shutdown().await;
         let answers = answers.lock().expect("not poisoned").clone();
         phases.push(Phase {
             attack,
             victim,
+            house,
             answers,
         });
         // What the attack left behind is let go before the next.
@@ -438,6 +657,7 @@ pub async fn under_attack(
     let idle_after = latency::play_measured(&seats, actions, Some(&current)).await?;
     Ok(UnderAttack {
         idle,
+        house_idle,
         phases,
         idle_after,
     })

@@ -81,7 +81,8 @@ enum Part {
     Streams,
     Restart,
     Replicas,
-    /// The victim's latency under each attack of issue #19.
+    /// The victim's latency under each attack (SECURITY.md), and its house bot's under a flood of
+    /// house-bot tables.
     Attack,
     /// The same figures on an empty store and on one with a million finished games.
     History,
@@ -144,7 +145,7 @@ struct RunArgs {
     #[arg(long, default_value_t = 400)]
     attack_actions: usize,
     /// Which attacks to run (all by default): enqueue flood, idle connections, watch flood,
-    /// token flood, table spam, huge requests.
+    /// token flood, table spam, huge requests, challenge flood, house bot flood.
     #[arg(long, value_delimiter = ',')]
     attacks: Vec<String>,
     /// Attack a server already running at this URL (started with

@@ -301,6 +301,19 @@ impl fmt::Display for Report {
                     Ms(idle.p99()),
                     ratio(under.p99().as_secs_f64(), idle.p99().as_secs_f64())
                 )?;
+                if let Some(house) = &phase.house {
+                    let before = &attack.house_idle;
+                    let bound = before.p99() * 3 + std::time::Duration::from_millis(250);
+                    writeln!(
+                        f,
+                        "| the victim's random house bot's reply under \"{}\", p50 / p99 | {backend} | {} | idle {} (p50 / p99), target ≤ 3× idle p99 + 250 ms = {} | {} |",
+                        phase.attack,
+                        P50P99(house),
+                        P50P99(before),
+                        Ms(bound),
+                        ratio(house.p99().as_secs_f64(), bound.as_secs_f64())
+                    )?;
+                }
             }
             writeln!(
                 f,

@@ -696,7 +696,10 @@ async fn a_creator_holds_a_few_unfinished_tournaments_with_bounded_fields() {
         ..Default::default()
     };
     for _ in 0..theboss_server::arranged::MAX_OPEN_TOURNAMENTS {
-        organiser.create_tournament(cup(0)).await.expect("within the cap");
+        organiser
+            .create_tournament(cup(0))
+            .await
+            .expect("within the cap");
     }
     let refused = organiser.create_tournament(cup(0)).await.unwrap_err();
     let status = refused.status().unwrap();

@@ -76,7 +76,10 @@ fn every_rpc_stream_and_route_has_a_row_naming_a_test_that_exists() {
         .iter()
         .filter(|s| !surfaces.contains(s.as_str()))
         .collect();
-    assert!(missing.is_empty(), "surfaces without a row in SECURITY.md: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "surfaces without a row in SECURITY.md: {missing:?}"
+    );
     for (surface, test) in &rows {
         if surface.starts_with("HTTP") || surface.contains('/') {
             let (file, function) = test
