@@ -17,6 +17,7 @@ use crate::domain::PlayerInfo;
 use crate::error::ApiError;
 use crate::net::address::ClientAddr;
 use crate::net::budget::BudgetSlot;
+use crate::net::layer::KnownCallers;
 use crate::net::unauthenticated::Release;
 use crate::quota::{Budget, Quotas, Throttled};
 use crate::store::PlayerStore;
@@ -101,7 +102,22 @@ fn peer<T>(request: &Request<T>) -> Option<IpAddr> {
     ClientAddr::of(request.extensions()).or_else(|| request.remote_addr().map(|addr| addr.ip()))
 }
 
-/// A caller the transport found in the cache of known tokens (`Authenticator::known`).
+/// How the transport tells calls of known players, which hold no place among the
+/// unauthenticated, from the others (`net::layer`): a call whose token is in the cache
+/// carries its player in its extensions, for [`Authenticator::caller`] to take.
+impl KnownCallers for Authenticator {
+    fn recognise(&self, headers: &http::HeaderMap, extensions: &mut http::Extensions) -> bool {
+        match self.known(headers) {
+            Some(known) => {
+                extensions.insert(known);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// A caller the transport found in the cache of known tokens.
 #[derive(Debug, Clone)]
 pub struct KnownCaller(PlayerInfo);
 
@@ -226,9 +242,8 @@ impl Authenticator {
     }
 
     /// The player whose token `headers` carry, if the token is one this server knows already
-    /// (in its cache): how the transport tells calls of known players, which hold no place
-    /// among the unauthenticated, from the others. Asks nothing of the store.
-    pub fn known(&self, headers: &http::HeaderMap) -> Option<KnownCaller> {
+    /// (in its cache). Asks nothing of the store.
+    fn known(&self, headers: &http::HeaderMap) -> Option<KnownCaller> {
         let value = headers.get(http::header::AUTHORIZATION)?.to_str().ok()?;
         let token = value
             .strip_prefix("Bearer ")

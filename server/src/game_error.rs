@@ -1,69 +1,9 @@
 //! [`GameError`]: why the registry, a game's actor or the ladder refused something, in their
 //! own terms. They know nothing of gRPC; `error` turns these into statuses.
 
+pub use crate::domain::LimitKind;
 use crate::store::StoreError;
 use crate::table::TableError;
-
-/// A limit on what one client may hold (see the contract's "Limits").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LimitKind {
-    /// Open `WatchGame` streams of one player.
-    WatchStreams,
-    /// Spectators' streams of one game.
-    Spectators,
-    /// Games one player created that have not started.
-    OpenGames,
-    /// Open `Offers` streams of one player.
-    OfferStreams,
-    /// Challenges of one player waiting for answers or seats.
-    OpenChallenges,
-    /// Tournaments one player created that have not finished.
-    OpenTournaments,
-    /// Unfinished games with house bots one player created or sits at.
-    HouseGames,
-    /// Unfinished games (open or running) one player created or sits at.
-    UnfinishedGames,
-    /// A caller's house bots' thinking this server can take on now (`house`).
-    HouseCapacity,
-    /// Challenges a player sees at once from players it does not know.
-    ChallengesFromStrangers,
-}
-
-impl LimitKind {
-    /// The reason the contract names it by.
-    pub fn reason(self) -> &'static str {
-        match self {
-            LimitKind::WatchStreams => "TOO_MANY_STREAMS",
-            LimitKind::Spectators => "TOO_MANY_SPECTATORS",
-            LimitKind::OpenGames => "TOO_MANY_OPEN_GAMES",
-            LimitKind::OfferStreams => "TOO_MANY_STREAMS",
-            LimitKind::OpenChallenges => "TOO_MANY_CHALLENGES",
-            LimitKind::OpenTournaments => "TOO_MANY_TOURNAMENTS",
-            LimitKind::HouseGames => "TOO_MANY_HOUSE_GAMES",
-            LimitKind::UnfinishedGames => "TOO_MANY_UNFINISHED_GAMES",
-            LimitKind::HouseCapacity => "HOUSE_BOTS_BUSY",
-            LimitKind::ChallengesFromStrangers => "TOO_MANY_CHALLENGES",
-        }
-    }
-
-    /// What is counted, for messages.
-    pub fn what(self) -> &'static str {
-        match self {
-            LimitKind::WatchStreams => "open WatchGame streams per player",
-            LimitKind::Spectators => "spectators per game",
-            LimitKind::OpenGames => "games not started per player",
-            LimitKind::OfferStreams => "open Offers streams per player",
-            LimitKind::OpenChallenges => "challenges waiting for answers per player",
-            LimitKind::OpenTournaments => "unfinished tournaments created per player",
-            LimitKind::HouseGames => "unfinished games with house bots per player",
-            LimitKind::UnfinishedGames => "unfinished games per player",
-            LimitKind::HouseCapacity => "tables with house bots the server can think for now",
-            LimitKind::ChallengesFromStrangers => {
-                "challenges a player sees at once from players it does not know"
-            }
-        }
-    }
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {

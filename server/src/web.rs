@@ -7,8 +7,6 @@ use std::time::Duration;
 use http::{HeaderName, HeaderValue, Method};
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use crate::ServerError;
-
 /// Request headers a gRPC-Web client sends.
 const ALLOWED: [&str; 5] = [
     "authorization",
@@ -31,7 +29,12 @@ const EXPOSED: [&str; 7] = [
 ];
 
 /// The CORS policy for `origins` (empty: any origin).
-pub fn cors(origins: &[String]) -> Result<CorsLayer, ServerError> {
+/// An origin `--cors-origins` gave that is not one.
+#[derive(Debug, thiserror::Error)]
+#[error("--cors-origins: {0:?} is not an origin")]
+pub struct BadOrigin(pub String);
+
+pub fn cors(origins: &[String]) -> Result<CorsLayer, BadOrigin> {
     // An answer varies with the request only where it names the caller's origin: with any
     // origin allowed it says `*`, and the methods and headers allowed are fixed lists. So
     // `Vary` is sent only with a list of origins, and is not built for every response (it
@@ -41,7 +44,7 @@ pub fn cors(origins: &[String]) -> Result<CorsLayer, ServerError> {
     } else {
         let list = origins
             .iter()
-            .map(|o| HeaderValue::from_str(o.trim()).map_err(|_| ServerError::Origin(o.clone())))
+            .map(|o| HeaderValue::from_str(o.trim()).map_err(|_| BadOrigin(o.clone())))
             .collect::<Result<Vec<_>, _>>()?;
         (AllowOrigin::list(list), vec![http::header::ORIGIN])
     };

@@ -7,10 +7,10 @@ use theboss_server::arranged::{
     Answer, AnswerRefused, ChallengeRecord, ChallengeStatus, Entrant, Format, Policy,
     TournamentRecord, TournamentRefused, TournamentStatus,
 };
+use theboss_server::domain::LimitKind;
 use theboss_server::domain::{
     GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Settings, Status, Visibility,
 };
-use theboss_server::game_error::LimitKind;
 use theboss_server::rating::{self, Contest, PROVISIONAL_GAMES, Rated, Rating};
 use theboss_server::store::ChallengeRefused;
 use theboss_server::store::prelude::*;

@@ -29,7 +29,6 @@ use tower::{Layer, Service};
 use super::address::{AddressPolicy, ClientAddr};
 use super::conn::{ConnectionInfo, ConnectionState};
 use super::unauthenticated::{Release, Unauthenticated};
-use crate::auth::Authenticator;
 use crate::limits::Limits;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -44,22 +43,30 @@ fn ends_on_stop(path: &str) -> bool {
 pub struct ConnectionLayer {
     addresses: Arc<AddressPolicy>,
     unauthenticated: Arc<Unauthenticated>,
-    auth: Authenticator,
+    known: Arc<dyn KnownCallers>,
     stopping: watch::Receiver<bool>,
 }
 
+/// Who tells the transport which callers it knows already (`auth`, from its cache of tokens):
+/// a known caller's call holds no place among the unauthenticated.
+pub trait KnownCallers: Send + Sync {
+    /// Whether the caller of a request with these headers is known; if so, what it knows of
+    /// it goes into `extensions` for the service to find.
+    fn recognise(&self, headers: &http::HeaderMap, extensions: &mut http::Extensions) -> bool;
+}
+
 impl ConnectionLayer {
-    /// `stopping` becomes true when the server stops; `auth` says which callers are known.
+    /// `stopping` becomes true when the server stops; `known` says which callers are known.
     pub fn new(
         limits: &Limits,
         addresses: AddressPolicy,
-        auth: Authenticator,
+        known: Arc<dyn KnownCallers>,
         stopping: watch::Receiver<bool>,
     ) -> ConnectionLayer {
         ConnectionLayer {
             addresses: Arc::new(addresses),
             unauthenticated: Unauthenticated::new(limits),
-            auth,
+            known,
             stopping,
         }
     }
@@ -111,31 +118,33 @@ where
         }
         // A caller the service knows holds nothing here; any other is counted until `auth`
         // learns who it is, or for as long as its call lasts.
-        let release = match self.layer.auth.known(request.headers()) {
-            Some(known) => {
-                request.extensions_mut().insert(known);
-                None
-            }
-            None => {
-                let connection = info
-                    .as_ref()
-                    .map(|i| i.state.unauthenticated.clone())
-                    .unwrap_or_default();
-                match self.layer.unauthenticated.admit(client, &connection) {
-                    Ok(permit) => {
-                        let release = Release::holding(permit);
-                        request.extensions_mut().insert(release.clone());
-                        Some(release)
-                    }
-                    Err(refusal) => {
-                        let (subject, limit) = refusal.subject(client);
-                        crate::logs::client_event(
-                            "unauthenticated_calls_refused",
-                            &format!("calls of callers not known yet refused ({subject})"),
-                        );
-                        let refused = crate::error::unauthenticated_calls_exhausted(subject, limit);
-                        return Box::pin(async move { Ok(refused.into_http()) });
-                    }
+        let (mut parts, body) = request.into_parts();
+        let known = self
+            .layer
+            .known
+            .recognise(&parts.headers, &mut parts.extensions);
+        let mut request = http::Request::from_parts(parts, body);
+        let release = if known {
+            None
+        } else {
+            let connection = info
+                .as_ref()
+                .map(|i| i.state.unauthenticated.clone())
+                .unwrap_or_default();
+            match self.layer.unauthenticated.admit(client, &connection) {
+                Ok(permit) => {
+                    let release = Release::holding(permit);
+                    request.extensions_mut().insert(release.clone());
+                    Some(release)
+                }
+                Err(refusal) => {
+                    let (subject, limit) = refusal.subject(client);
+                    crate::logs::client_event(
+                        "unauthenticated_calls_refused",
+                        &format!("calls of callers not known yet refused ({subject})"),
+                    );
+                    let refused = crate::error::unauthenticated_calls_exhausted(subject, limit);
+                    return Box::pin(async move { Ok(refused.into_http()) });
                 }
             }
         };

@@ -28,8 +28,8 @@ use thiserror::Error;
 use crate::arranged::{
     AnswerRefused, ChallengeRecord, Policy, TournamentRecord, TournamentRefused, TournamentStatus,
 };
+use crate::domain::LimitKind;
 use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, SetTable, Status};
-use crate::game_error::LimitKind;
 use crate::rating::{Rated, Rating};
 use crate::table::Action;
 

@@ -14,8 +14,8 @@ use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, QueryBuil
 
 use super::rows::{self, ActionRow, GameColumns, SeatRow};
 use super::{Backend, SqlStore, listing};
+use crate::domain::LimitKind;
 use crate::domain::{GameRecord, Status};
-use crate::game_error::LimitKind;
 use crate::store::group::{Append, Seating};
 use crate::store::{
     AtCap, Effects, GameCursor, GameListing, GamePage, GameQuery, GameStore, PlayerCaps,
