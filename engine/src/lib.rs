@@ -68,5 +68,9 @@ pub use game::Game;
 pub use legal::{LegalTurns, PlacementOption};
 pub use player::{PlayerState, Supply};
 pub use rng::GameRng;
+pub use rules::{MAX_PLAYERS, MIN_PLAYERS};
+
+/// How many players a game of The Boss has: the one place every crate reads it from.
+pub const PLAYER_COUNTS: std::ops::RangeInclusive<u8> = MIN_PLAYERS..=MAX_PLAYERS;
 pub use version::RulesVersion;
 pub use view::{CityCount, LocationView, PoliceView, SeatView, View};

@@ -80,22 +80,14 @@ impl LimitKind {
     }
 }
 
-/// A registered player.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlayerInfo {
-    pub id: String,
-    pub display_name: String,
-    pub is_bot: bool,
-}
+pub use theboss_ladder::{PlayerInfo, SetTable};
 
 /// What every house bot's id starts with (migration `0011_house_bots`; `house` numbers them).
 pub const HOUSE_BOT_ID_PREFIX: &str = "b0550000-0000-4000-8000-0000000000";
 
-impl PlayerInfo {
-    /// A seat the server plays itself (`house`): nobody can sign in as one.
-    pub fn is_house_bot(&self) -> bool {
-        self.id.starts_with(HOUSE_BOT_ID_PREFIX)
-    }
+/// Whether a player is a seat the server plays itself (`house`): nobody can sign in as one.
+pub fn is_house_bot(player: &PlayerInfo) -> bool {
+    player.id.starts_with(HOUSE_BOT_ID_PREFIX)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -105,6 +97,16 @@ pub enum Status {
     Running,
     Finished,
     Aborted,
+}
+
+impl From<Status> for theboss_ladder::TableStatus {
+    fn from(status: Status) -> theboss_ladder::TableStatus {
+        match status {
+            Status::Finished => theboss_ladder::TableStatus::Finished,
+            Status::Aborted => theboss_ladder::TableStatus::Aborted,
+            Status::Open | Status::Running => theboss_ladder::TableStatus::Playing,
+        }
+    }
 }
 
 impl Status {
@@ -309,20 +311,6 @@ pub struct QueueEntry {
     pub replica: String,
     /// Microseconds since the Unix epoch.
     pub enqueued_at: i64,
-}
-
-/// One table of a duplicate set as the store knows it, to rate the set once every table
-/// has ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SetTable {
-    pub game_id: String,
-    pub status: Status,
-    /// Player ids by seat.
-    pub players: Vec<String>,
-    /// Final money by seat (empty until finished).
-    pub money: Vec<u32>,
-    /// Whether each seat played a turn itself (not by its clock).
-    pub acted: Vec<bool>,
 }
 
 #[cfg(test)]

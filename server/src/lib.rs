@@ -12,7 +12,6 @@
 //! into protobuf; [`auth`] and [`quota`] admit callers; [`error`] makes every status.
 
 pub mod actor;
-pub mod arranged;
 pub mod auth;
 pub mod cluster;
 pub mod config;
@@ -28,7 +27,6 @@ pub mod metrics;
 pub mod net;
 pub mod options;
 pub mod quota;
-pub mod rating;
 pub mod rpc;
 pub mod server;
 pub mod shutdown;

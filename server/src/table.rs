@@ -214,7 +214,7 @@ impl TableState {
                 .iter()
                 .zip(&self.forfeited)
                 .all(|(player, forfeited)| {
-                    *forfeited || player.as_ref().is_some_and(PlayerInfo::is_house_bot)
+                    *forfeited || player.as_ref().is_some_and(crate::domain::is_house_bot)
                 })
     }
 

@@ -181,8 +181,8 @@ pub async fn rated_round_robin(
     players: &[PlayerInfo],
     games_per_pair: u32,
 ) -> u32 {
-    use crate::rating::{Contest, Rated};
     use crate::store::RatingJob;
+    use theboss_ladder::rating::{Contest, Rated};
     let mut rated = 0;
     for (i, a) in players.iter().enumerate() {
         for b in &players[i + 1..] {

@@ -16,10 +16,10 @@ use crate::domain::{
     GameRecord, LadderMatch, PlayerInfo, Settings, SettingsError, Status, Visibility,
 };
 use crate::game_error::GameError;
-use crate::rating::Rating;
 use crate::store::PlayerRatings;
 use crate::store::{GameCursor, GameListing, StoreError};
 use crate::table::{TableEvent, TableState};
+use theboss_ladder::rating::Rating;
 
 /// The page size a listing request asks for: 0 means 20, at most 100.
 pub fn page_size(requested: u32) -> Result<u32, GameError> {
@@ -589,8 +589,11 @@ pub fn player_ratings_to_wire(found: PlayerRatings) -> v1::GetPlayerResponse {
 }
 
 /// A challenge as it is at `now` (an open one past its expiry is expired).
-pub fn challenge_to_wire(c: &crate::arranged::ChallengeRecord, now: i64) -> v1::Challenge {
-    use crate::arranged::{Answer, ChallengeStatus};
+pub fn challenge_to_wire(
+    c: &theboss_ladder::challenge::ChallengeRecord,
+    now: i64,
+) -> v1::Challenge {
+    use theboss_ladder::challenge::{Answer, ChallengeStatus};
     let status = match c.status_at(now) {
         ChallengeStatus::Pending => v1::ChallengeStatus::Pending,
         ChallengeStatus::Seating => v1::ChallengeStatus::Seating,
@@ -630,8 +633,8 @@ pub fn challenge_to_wire(c: &crate::arranged::ChallengeRecord, now: i64) -> v1::
     }
 }
 
-pub fn policy_to_wire(policy: crate::arranged::Policy) -> v1::ChallengePolicy {
-    use crate::arranged::Policy;
+pub fn policy_to_wire(policy: theboss_ladder::challenge::Policy) -> v1::ChallengePolicy {
+    use theboss_ladder::challenge::Policy;
     match policy {
         Policy::Open => v1::ChallengePolicy::Open,
         Policy::BotsOnly => v1::ChallengePolicy::BotsOnly,
@@ -640,9 +643,9 @@ pub fn policy_to_wire(policy: crate::arranged::Policy) -> v1::ChallengePolicy {
 }
 
 pub fn tournament_status_to_wire(
-    status: crate::arranged::TournamentStatus,
+    status: theboss_ladder::tournament::TournamentStatus,
 ) -> v1::TournamentStatus {
-    use crate::arranged::TournamentStatus;
+    use theboss_ladder::tournament::TournamentStatus;
     match status {
         TournamentStatus::Open => v1::TournamentStatus::Open,
         TournamentStatus::Running => v1::TournamentStatus::Running,
@@ -651,10 +654,10 @@ pub fn tournament_status_to_wire(
 }
 
 pub fn tournament_to_wire(
-    t: &crate::arranged::TournamentRecord,
+    t: &theboss_ladder::tournament::TournamentRecord,
     sets: (u32, u32),
 ) -> v1::Tournament {
-    use crate::arranged::Format;
+    use theboss_ladder::tournament::Format;
     v1::Tournament {
         tournament_id: t.id.clone(),
         name: t.name.clone(),

@@ -13,7 +13,7 @@ use common::*;
 use theboss::v1::{self, offers_response::Message};
 use theboss_client::{ClientError, Connection, Session};
 use theboss_engine::GameRng;
-use theboss_server::arranged;
+use theboss_ladder::challenge;
 use theboss_server::quota::QuotaOptions;
 use theboss_server::testing::TestServer;
 use theboss_server::{LadderOptions, Options};
@@ -389,7 +389,7 @@ async fn bad_challenges_are_refused_with_their_codes_and_change_nothing() {
     // challenges (the newest), and nothing else.
     let mut offers = stranger.offers().await.unwrap();
     let mut seen = HashMap::new();
-    while seen.len() < arranged::SHOWN_PER_CHALLENGER {
+    while seen.len() < challenge::SHOWN_PER_CHALLENGER {
         let c = next_challenge(&mut offers).await;
         seen.insert(
             c.challenge_id.clone(),

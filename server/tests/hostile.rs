@@ -695,7 +695,7 @@ async fn a_creator_holds_a_few_unfinished_tournaments_with_bounded_fields() {
         max_entrants,
         ..Default::default()
     };
-    for _ in 0..theboss_server::arranged::MAX_OPEN_TOURNAMENTS {
+    for _ in 0..theboss_ladder::tournament::MAX_OPEN_TOURNAMENTS {
         organiser
             .create_tournament(cup(0))
             .await
@@ -709,7 +709,7 @@ async fn a_creator_holds_a_few_unfinished_tournaments_with_bounded_fields() {
     );
     let other = player(&server, "Other").await;
     let refused = other
-        .create_tournament(cup(theboss_server::arranged::MAX_ENTRANTS + 1))
+        .create_tournament(cup(theboss_ladder::tournament::MAX_ENTRANTS + 1))
         .await
         .unwrap_err();
     assert_eq!(refused.status().unwrap().code(), Code::InvalidArgument);

@@ -3,15 +3,15 @@
 use std::sync::Arc;
 
 use theboss_engine::{City, Turn};
-use theboss_server::arranged::{
-    Answer, AnswerRefused, ChallengeRecord, ChallengeStatus, Entrant, Format, Policy,
-    TournamentRecord, TournamentRefused, TournamentStatus,
+use theboss_ladder::challenge::{Answer, AnswerRefused, ChallengeRecord, ChallengeStatus, Policy};
+use theboss_ladder::rating::{self, Contest, PROVISIONAL_GAMES, Rated, Rating};
+use theboss_ladder::tournament::{
+    Entrant, Format, TournamentRecord, TournamentRefused, TournamentStatus,
 };
 use theboss_server::domain::LimitKind;
 use theboss_server::domain::{
     GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Settings, Status, Visibility,
 };
-use theboss_server::rating::{self, Contest, PROVISIONAL_GAMES, Rated, Rating};
 use theboss_server::store::ChallengeRefused;
 use theboss_server::store::prelude::*;
 use theboss_server::store::{AtCap, PlayerCaps};
@@ -328,7 +328,7 @@ async fn challenges_are_checked_answered_and_expired_atomically(store: &dyn Stor
     let expired = store.challenge(&late.id).await.unwrap().unwrap();
     assert_eq!(expired.status, ChallengeStatus::Expired);
     // Ten minutes after it closed, it is off the players' streams.
-    let gone = after + theboss_server::arranged::VISIBLE_AFTER_CLOSE + 1;
+    let gone = after + theboss_ladder::challenge::VISIBLE_AFTER_CLOSE + 1;
     assert!(
         store
             .challenges_of(&c.player.id, gone)

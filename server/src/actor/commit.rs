@@ -6,11 +6,11 @@
 use theboss_engine::Seat;
 
 use super::{Actor, Committed, Role};
-use crate::domain::{PlayerInfo, Status, now_micros};
+use crate::domain::{Status, now_micros};
 use crate::game_error::GameError;
-use crate::rating;
 use crate::store::{Effects, PlayerCaps, RatingJob, StoreError, StoredAction};
 use crate::table::{Action, TableError};
+use theboss_ladder::rating;
 
 impl Actor {
     /// Tries an action on a copy of the table, commits it, then makes it visible. Returns the
@@ -96,7 +96,7 @@ impl Actor {
         crate::metrics::action_committed(timed_out, forfeited.saturating_sub(was_forfeited));
         let ended = next.status.is_over() && !self.log.latest().state.status.is_over();
         // A table that ended no longer takes a place among the house bots' tables.
-        if ended && next.seats.iter().flatten().any(PlayerInfo::is_house_bot) {
+        if ended && next.seats.iter().flatten().any(crate::domain::is_house_bot) {
             self.house.forget(&self.record.id);
         }
         // Players who finished a game together know each other: their challenges to each
@@ -107,7 +107,7 @@ impl Actor {
                 .seats
                 .iter()
                 .flatten()
-                .filter(|p| !p.is_house_bot())
+                .filter(|p| !crate::domain::is_house_bot(p))
                 .map(|p| p.id.clone())
                 .collect();
             if players.len() >= 2 {
@@ -132,7 +132,21 @@ impl Actor {
                 series_id: series.id.clone(),
                 rated: self.record.ladder,
             }),
-            _ => rating::rated_game(&self.record, next).map(RatingJob::Game),
+            // A ladder game alone: rated by itself once it finished.
+            None if self.record.ladder && next.status == Status::Finished => next
+                .game
+                .as_ref()
+                .and_then(theboss_engine::Game::outcome)
+                .and_then(|outcome| {
+                    let players = next
+                        .seats
+                        .iter()
+                        .map(|p| p.as_ref().map(|p| p.id.clone()).unwrap_or_default())
+                        .collect();
+                    rating::rated_game(&self.record.id, players, &next.acted, outcome)
+                })
+                .map(RatingJob::Game),
+            _ => None,
         };
         Effects {
             status: next.status,

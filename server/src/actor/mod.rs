@@ -394,7 +394,11 @@ impl Actor {
         self.writable()?;
         let state = &self.log.latest().state;
         let seat = state.seat_for(&player.id, seat)?;
-        let house_table = state.seats.iter().flatten().any(PlayerInfo::is_house_bot);
+        let house_table = state
+            .seats
+            .iter()
+            .flatten()
+            .any(crate::domain::is_house_bot);
         // A table's house bots count against the cap of games with house bots, others not.
         let caps = caps.map(|caps| PlayerCaps {
             house: if house_table { caps.house } else { 0 },

@@ -7,13 +7,13 @@ use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
 
 use super::{Ladder, Signal};
-use crate::arranged::{
-    Answer, AnswerRefused, ChallengeRecord, ChallengeStatus, MAX_OPEN_CHALLENGES, Policy,
-};
 use crate::domain::{PlayerInfo, now_micros};
 use crate::game_error::{GameError, LimitKind};
 use crate::store::ChallengeRefused;
 use crate::store::cluster::LadderSignal;
+use theboss_ladder::challenge::{
+    Answer, AnswerRefused, ChallengeRecord, ChallengeStatus, MAX_OPEN_CHALLENGES, Policy,
+};
 
 /// What a challenger asks for, checked for its shape by the RPC layer.
 #[derive(Debug, Clone)]

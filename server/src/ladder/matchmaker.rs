@@ -17,13 +17,13 @@ use tracing::Instrument;
 
 use super::arrange::{self, Seating};
 use super::challenges;
-use super::grouping::{Wants, fill, find_group};
 use super::{LadderOptions, Signal};
 use crate::domain::{LadderMatch, PlayerInfo, QueueEntry, now_micros};
 use crate::game_error::GameError;
 use crate::games::Games;
 use crate::store::Store;
 use crate::store::cluster::{LadderSignal, Leadership};
+use theboss_ladder::grouping::{Wants, fill, find_group};
 
 /// The shortest time between two reads of the queue: changes that come meanwhile are
 /// served by the next read.

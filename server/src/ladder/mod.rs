@@ -21,11 +21,8 @@
 
 mod arrange;
 pub mod challenges;
-pub mod crosstable;
-mod grouping;
 mod matchmaker;
 mod offers;
-pub mod schedule;
 pub mod tournaments;
 
 use std::collections::HashMap;

@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 
-use crate::arranged::ChallengeRecord;
 use crate::game_error::{GameError, LimitKind};
+use theboss_ladder::challenge::ChallengeRecord;
 
 /// Open `Offers` streams one player may hold.
 pub const MAX_STREAMS: u32 = 4;
@@ -121,8 +121,8 @@ impl Drop for Subscription {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arranged::{Answer, ChallengeStatus};
     use crate::domain::PlayerInfo;
+    use theboss_ladder::challenge::{Answer, ChallengeStatus};
 
     fn challenge(parties: &[&str]) -> ChallengeRecord {
         ChallengeRecord {

@@ -8,16 +8,16 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::arrange::{self, Seating};
-use super::crosstable::{self, Cell, Comparison, Standing};
-use super::schedule::{Plan, pair_key};
 use super::{Ladder, Signal, challenges};
-use crate::arranged::{
-    Entrant, Format, MAX_OPEN_TOURNAMENTS, TournamentRecord, TournamentRefused, TournamentStatus,
-};
 use crate::domain::{PlayerInfo, now_micros};
 use crate::game_error::{GameError, LimitKind};
 use crate::games::Games;
 use crate::store::{ArrangedTable, Store};
+use theboss_ladder::crosstable::{self, Cell, Comparison, Standing};
+use theboss_ladder::schedule::{Plan, pair_key};
+use theboss_ladder::tournament::{
+    Entrant, Format, MAX_OPEN_TOURNAMENTS, TournamentRecord, TournamentRefused, TournamentStatus,
+};
 
 /// What a player asks for, checked for its shape by the RPC layer.
 #[derive(Debug, Clone)]

@@ -14,12 +14,12 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Status};
 
 use super::{LadderService, caller, checked_id};
-use crate::arranged::{ChallengeRecord, Policy, SHOWN_PER_CHALLENGER};
 use crate::domain::{PlayerInfo, now_micros};
 use crate::error::ApiError;
 use crate::ladder::challenges::{ChallengeSpec, answers_key};
 use crate::ladder::{Ladder, OfferNews, Subscription};
 use crate::wire::{self, timestamp};
+use theboss_ladder::challenge::{ChallengeRecord, Policy, SHOWN_PER_CHALLENGER};
 
 pub(super) type OffersItem = Result<v1::OffersResponse, Status>;
 

@@ -6,10 +6,10 @@ use tonic::Request;
 
 use super::enqueue::category;
 use super::{LadderService, caller, checked_id, viewer};
-use crate::arranged::{Format, MAX_ENTRANTS, MAX_SETS_PER_PAIR, TournamentStatus};
 use crate::error::ApiError;
 use crate::ladder::tournaments::TournamentSpec;
 use crate::wire;
+use theboss_ladder::tournament::{Format, MAX_ENTRANTS, MAX_SETS_PER_PAIR, TournamentStatus};
 
 fn spec(request: v1::CreateTournamentRequest) -> Result<TournamentSpec, ApiError> {
     let name = crate::text::checked(&crate::text::TOURNAMENT_NAME, &request.name)

@@ -25,13 +25,12 @@ use async_trait::async_trait;
 use theboss_engine::Seat;
 use thiserror::Error;
 
-use crate::arranged::{
-    AnswerRefused, ChallengeRecord, Policy, TournamentRecord, TournamentRefused, TournamentStatus,
-};
 use crate::domain::LimitKind;
 use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, SetTable, Status};
-use crate::rating::{Rated, Rating};
 use crate::table::Action;
+use theboss_ladder::challenge::{AnswerRefused, ChallengeRecord, Policy};
+use theboss_ladder::rating::{Rated, Rating};
+use theboss_ladder::tournament::{TournamentRecord, TournamentRefused, TournamentStatus};
 
 /// The store's traits, to call any store's methods: `use theboss_server::store::prelude::*`.
 pub mod prelude {

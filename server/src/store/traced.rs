@@ -15,12 +15,11 @@ use super::{
     GameStore, LadderSeat, LadderStore, LeaderboardRow, NewPlayer, PlayerCaps, PlayerRatings,
     PlayerStore, RatingStore, SeriesRecord, StoreError, StoredAction, StoredGame,
 };
-use crate::arranged::{
-    AnswerRefused, ChallengeRecord, Policy, TournamentRecord, TournamentRefused, TournamentStatus,
-};
 use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry};
 use crate::metrics::store_call;
-use crate::rating::Rating;
+use theboss_ladder::challenge::{AnswerRefused, ChallengeRecord, Policy};
+use theboss_ladder::rating::Rating;
+use theboss_ladder::tournament::{TournamentRecord, TournamentRefused, TournamentStatus};
 
 /// A store whose every call is traced and timed.
 pub struct Traced<S>(S);

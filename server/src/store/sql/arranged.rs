@@ -7,12 +7,12 @@ use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, Type};
 
 use super::rows;
 use super::{Backend, SqlStore};
-use crate::arranged::{
-    self, Answer, AnswerRefused, ChallengeRecord, ChallengeStatus, Entrant, Format, Policy,
-    TournamentRecord, TournamentRefused, TournamentStatus,
-};
 use crate::domain::{PlayerInfo, SetTable, Status};
 use crate::store::{ArrangedStore, ArrangedTable, ChallengeRefused, LadderSeat, StoreError};
+use theboss_ladder::challenge::{Answer, AnswerRefused, ChallengeRecord, ChallengeStatus, Policy};
+use theboss_ladder::tournament::{
+    Entrant, Format, TournamentRecord, TournamentRefused, TournamentStatus,
+};
 
 /// By the primary key.
 pub(in crate::store) const SET_POLICY: &str =
@@ -449,10 +449,10 @@ where
                     .bind(challenge.created_at)
                     .fetch_one(&mut *tx)
                     .await?;
-                if crowd >= i64::from(arranged::MAX_FROM_STRANGERS) {
+                if crowd >= i64::from(theboss_ladder::challenge::MAX_FROM_STRANGERS) {
                     return Ok(Err(ChallengeRefused::Crowded {
                         player: party.clone(),
-                        limit: arranged::MAX_FROM_STRANGERS,
+                        limit: theboss_ladder::challenge::MAX_FROM_STRANGERS,
                     }));
                 }
             }
@@ -508,7 +508,7 @@ where
         else {
             return Ok(None);
         };
-        let next = match arranged::answer(&challenge, player_id, accept, now) {
+        let next = match theboss_ladder::challenge::answer(&challenge, player_id, accept, now) {
             Ok(next) => next,
             Err(refused) => return Ok(Some(Err(refused))),
         };
@@ -534,7 +534,7 @@ where
             .into_iter()
             .filter_map(|(id, challenger, known, visible_until)| {
                 let challenger = challenger?;
-                Some(arranged::Shown {
+                Some(theboss_ladder::challenge::Shown {
                     known: known > 0 || challenger == player_id,
                     challenger,
                     id,
@@ -543,7 +543,7 @@ where
             })
             .collect();
         let mut found = Vec::new();
-        for id in arranged::shown(candidates, player_id) {
+        for id in theboss_ladder::challenge::shown(candidates, player_id) {
             if let Some(challenge) = read_challenge::<DB>(&mut conn, &id, "").await? {
                 found.push(challenge);
             }
@@ -731,7 +731,7 @@ where
             // Nothing to change, whatever the tournament's state.
             return Ok(Some(Ok(t)));
         }
-        if let Err(refused) = arranged::check_entry(&t, entering) {
+        if let Err(refused) = theboss_ladder::tournament::check_entry(&t, entering) {
             return Ok(Some(Err(refused)));
         }
         let statement = if entering {
@@ -759,7 +759,7 @@ where
         let Some(t) = read_tournament::<DB>(&mut tx, tournament_id, DB::LOCK_ROW).await? else {
             return Ok(None);
         };
-        if let Err(refused) = arranged::check_start(&t, player_id) {
+        if let Err(refused) = theboss_ladder::tournament::check_start(&t, player_id) {
             return Ok(Some(Err(refused)));
         }
         sqlx::query(START_TOURNAMENT)
@@ -837,7 +837,7 @@ where
                     series_index: rows::small(index.unwrap_or(0), "series index")?,
                     table: SetTable {
                         players: by_game.get(game_id.as_str()).cloned().unwrap_or_default(),
-                        status: parse(Status::parse(&status), "status", &status)?,
+                        status: parse(Status::parse(&status), "status", &status)?.into(),
                         money: rows::money_from_text(&money)?,
                         acted: rows::acted_from_text(&acted)?,
                         game_id,

@@ -11,10 +11,10 @@ use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, QueryBuil
 use super::rows::{self, PlayerRow};
 use super::{Backend, SqlStore};
 use crate::domain::{PlayerInfo, SetTable, Status};
-use crate::rating::{self, PROVISIONAL_GAMES, Rated, Rating};
 use crate::store::{
     LeaderboardRow, PlayerRatings, RatingJob, RatingRecord, RatingStore, SeriesRecord, StoreError,
 };
+use theboss_ladder::rating::{self, PROVISIONAL_GAMES, Rated, Rating};
 
 /// The player's kind comes along from its row (by its key), for the leaderboards by kind.
 pub(in crate::store) const INSERT_RATING_IF_MISSING: &str = "INSERT INTO ratings \
@@ -299,7 +299,8 @@ where
                     .map(|(_, _, player)| player.clone())
                     .collect(),
                 status: Status::parse(&status)
-                    .ok_or_else(|| rows::corrupt(format!("status {status:?}")))?,
+                    .ok_or_else(|| rows::corrupt(format!("status {status:?}")))?
+                    .into(),
                 money: rows::money_from_text(&money)?,
                 acted: rows::acted_from_text(&acted)?,
                 game_id,

@@ -26,7 +26,8 @@ pub fn find_group(
     for (first, wants) in queue.iter().enumerate() {
         let counts: Vec<u8> = match wants.players {
             Some(n) => vec![n],
-            None => vec![4, 3, 2],
+            // The largest game that can be formed now.
+            None => theboss_engine::PLAYER_COUNTS.rev().collect(),
         };
         let per_game = if wants.duplicate { tables.max(1) } else { 1 };
         for n in counts {

@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use crate::arranged::Format;
+use crate::tournament::Format;
 
 /// One set to play: its two tables, players in seat order; seat `s` of table 0 is compared
 /// with seat `s` of table 1.

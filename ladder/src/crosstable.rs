@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::domain::{SetTable, Status};
+use crate::{SetTable, TableStatus};
 
 /// Two players who held the same cards, and the money each made with them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,7 +22,9 @@ pub fn comparisons(tables: &[SetTable]) -> Vec<Comparison> {
         return Vec::new();
     };
     let finished = |t: &SetTable| {
-        t.status == Status::Finished && t.money.len() == t.players.len() && !t.players.is_empty()
+        t.status == TableStatus::Finished
+            && t.money.len() == t.players.len()
+            && !t.players.is_empty()
     };
     if !finished(first) || !finished(second) || first.players.len() != second.players.len() {
         return Vec::new();
@@ -139,7 +141,7 @@ fn mean_interval(values: &[i64]) -> (f64, Option<(f64, f64)>) {
 mod tests {
     use super::*;
 
-    fn table(players: &[&str], money: &[u32], status: Status) -> SetTable {
+    fn table(players: &[&str], money: &[u32], status: TableStatus) -> SetTable {
         SetTable {
             game_id: "g".into(),
             status,
@@ -160,15 +162,15 @@ mod tests {
 
     #[test]
     fn a_set_compares_the_holders_of_each_seat_once_both_tables_finished() {
-        let t0 = table(&["a", "c"], &[10, 4], Status::Finished);
-        let t1 = table(&["b", "d"], &[7, 9], Status::Finished);
+        let t0 = table(&["a", "c"], &[10, 4], TableStatus::Finished);
+        let t1 = table(&["b", "d"], &[7, 9], TableStatus::Finished);
         assert_eq!(
             comparisons(&[t0.clone(), t1.clone()]),
             [compare("a", "b", 10, 7), compare("c", "d", 4, 9)]
         );
-        let running = table(&["b", "d"], &[], Status::Running);
+        let running = table(&["b", "d"], &[], TableStatus::Playing);
         assert!(comparisons(&[t0.clone(), running]).is_empty());
-        let aborted = table(&["b", "d"], &[], Status::Aborted);
+        let aborted = table(&["b", "d"], &[], TableStatus::Aborted);
         assert!(comparisons(&[t0.clone(), aborted]).is_empty());
         assert!(comparisons(&[t0]).is_empty(), "a set missing a table");
     }

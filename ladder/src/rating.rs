@@ -28,8 +28,7 @@ use skillratings::MultiTeamOutcome;
 use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
 use theboss_engine::Outcome;
 
-use crate::domain::{GameRecord, SetTable, Status};
-use crate::table::TableState;
+use crate::{SetTable, TableStatus};
 
 /// Rated games in a category before a player is established there.
 pub const PROVISIONAL_GAMES: u32 = 10;
@@ -186,27 +185,23 @@ pub fn places(outcome: &Outcome, players: u8) -> Vec<usize> {
     places
 }
 
-/// What the end of a ladder game rates by itself, if anything: a finished ladder game that
-/// is not a table of a duplicate set, in which every seat played a turn itself. `state` is
-/// the finished table.
-pub fn rated_game(record: &GameRecord, state: &TableState) -> Option<Rated> {
-    if !record.ladder || record.series.is_some() || state.status != Status::Finished {
+/// What a finished game rates by itself: its one contest, if every seat played a turn
+/// itself (`acted`). The caller says whether the game is one the ladder rates alone (a
+/// finished ladder game, not a table of a duplicate set, whose tables are rated together).
+pub fn rated_game(
+    game_id: &str,
+    players: Vec<String>,
+    acted: &[bool],
+    outcome: &Outcome,
+) -> Option<Rated> {
+    if players.len() < 2 || !acted.iter().all(|a| *a) {
         return None;
     }
-    if !state.acted.iter().all(|a| *a) {
-        return None;
-    }
-    let outcome = state.game.as_ref()?.outcome()?;
-    let n = record.settings.players();
-    let players: Vec<String> = state
-        .seats
-        .iter()
-        .map(|p| p.as_ref().map(|p| p.id.clone()).unwrap_or_default())
-        .collect();
+    let n = u8::try_from(players.len()).ok()?;
     Some(Rated {
         players_per_game: n,
         contests: vec![Contest {
-            games: vec![record.id.clone(); players.len()],
+            games: vec![game_id.to_string(); players.len()],
             places: places(outcome, n),
             players,
         }],
@@ -221,7 +216,7 @@ pub fn rated_set(tables: &[SetTable]) -> Option<Rated> {
     let seats = tables.first()?.players.len();
     let whole = tables.len() >= 2
         && tables.iter().all(|t| {
-            t.status == Status::Finished
+            t.status == TableStatus::Finished
                 && t.players.len() == seats
                 && t.money.len() == seats
                 && t.acted.len() == seats
@@ -516,7 +511,7 @@ mod tests {
     fn table(game: &str, players: [&str; 2], money: [u32; 2], acted: [bool; 2]) -> SetTable {
         SetTable {
             game_id: game.into(),
-            status: Status::Finished,
+            status: TableStatus::Finished,
             players: players.iter().map(|p| p.to_string()).collect(),
             money: money.to_vec(),
             acted: acted.to_vec(),
@@ -557,7 +552,7 @@ mod tests {
         assert_eq!(rated_set(&absent), None);
         let mut aborted = absent.clone();
         aborted[0].acted = vec![true, true];
-        aborted[1].status = Status::Aborted;
+        aborted[1].status = TableStatus::Aborted;
         assert_eq!(rated_set(&aborted), None);
         assert_eq!(rated_set(&aborted[..1]), None, "one table is no set");
     }
