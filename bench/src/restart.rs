@@ -7,7 +7,7 @@ use theboss::v1;
 use theboss_client::{Connection, Credentials};
 use theboss_engine::GameRng;
 use theboss_server::auth::{new_token, token_hash};
-use theboss_server::domain::{GameRecord, PlayerInfo, Settings, Status, Visibility};
+use theboss_server::domain::{GameInfo, GameStatus, PlayerInfo, Settings, Visibility};
 use theboss_server::store::{self, Effects, NewPlayer, StoredAction, StoredGame};
 use theboss_server::table::{Action, TableState};
 
@@ -45,7 +45,7 @@ pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, V
     let mut batch = Vec::new();
     let mut rng = GameRng::from_seed(7);
     for g in 0..games {
-        let record = GameRecord {
+        let record = GameInfo {
             id: uuid::Uuid::new_v4().to_string(),
             settings: Settings::new(PLAYERS as u8, vec![], 0, Visibility::Unlisted)?,
             seed: g as u64,
@@ -93,7 +93,7 @@ pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, V
         batch.push((
             StoredGame { record, actions },
             Effects {
-                status: Status::Running,
+                status: GameStatus::Running,
                 ..Effects::default()
             },
         ));

@@ -91,7 +91,7 @@ pub fn is_house_bot(player: &PlayerInfo) -> bool {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Status {
+pub enum GameStatus {
     #[default]
     Open,
     Running,
@@ -99,39 +99,41 @@ pub enum Status {
     Aborted,
 }
 
-impl From<Status> for theboss_ladder::TableStatus {
-    fn from(status: Status) -> theboss_ladder::TableStatus {
+impl From<GameStatus> for theboss_ladder::TableStatus {
+    fn from(status: GameStatus) -> theboss_ladder::TableStatus {
         match status {
-            Status::Finished => theboss_ladder::TableStatus::Finished,
-            Status::Aborted => theboss_ladder::TableStatus::Aborted,
-            Status::Open | Status::Running => theboss_ladder::TableStatus::Playing,
+            GameStatus::Finished => theboss_ladder::TableStatus::Finished,
+            GameStatus::Aborted => theboss_ladder::TableStatus::Aborted,
+            GameStatus::Open | GameStatus::Running => theboss_ladder::TableStatus::Playing,
         }
     }
 }
 
-impl Status {
-    pub const ALL: [Status; 4] = [
-        Status::Open,
-        Status::Running,
-        Status::Finished,
-        Status::Aborted,
+impl GameStatus {
+    pub const ALL: [GameStatus; 4] = [
+        GameStatus::Open,
+        GameStatus::Running,
+        GameStatus::Finished,
+        GameStatus::Aborted,
     ];
 
     pub fn as_str(self) -> &'static str {
         match self {
-            Status::Open => "open",
-            Status::Running => "running",
-            Status::Finished => "finished",
-            Status::Aborted => "aborted",
+            GameStatus::Open => "open",
+            GameStatus::Running => "running",
+            GameStatus::Finished => "finished",
+            GameStatus::Aborted => "aborted",
         }
     }
 
-    pub fn parse(s: &str) -> Option<Status> {
-        Status::ALL.into_iter().find(|status| status.as_str() == s)
+    pub fn parse(s: &str) -> Option<GameStatus> {
+        GameStatus::ALL
+            .into_iter()
+            .find(|status| status.as_str() == s)
     }
 
     pub fn is_over(self) -> bool {
-        matches!(self, Status::Finished | Status::Aborted)
+        matches!(self, GameStatus::Finished | GameStatus::Aborted)
     }
 }
 
@@ -243,7 +245,7 @@ impl Settings {
 
 /// What the store keeps of a game besides its action log.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct GameInfo {
     pub id: String,
     pub settings: Settings,
     pub seed: u64,

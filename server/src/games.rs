@@ -25,12 +25,12 @@ use async_trait::async_trait;
 use tokio::sync::{OnceCell, watch};
 
 use crate::actor::{self, ActorOptions, Context, GameHandle, Role};
-use crate::cluster::{Cluster, Directory};
-use crate::domain::{GameRecord, PlayerInfo, now_micros};
+use crate::domain::{GameInfo, PlayerInfo, now_micros};
 use crate::game_error::{GameError, LimitKind};
 use crate::house::Principal;
 use crate::limits::Limits;
-use crate::store::cluster::{Ownership, Replica};
+use crate::replicas::{Cluster, Directory};
+use crate::store::coordination::{Ownership, Replica};
 use crate::store::{AtCap, PlayerCaps, Store, StoreError, StoredAction, StoredGame};
 use crate::table::Action;
 
@@ -261,7 +261,7 @@ impl Games {
     /// Records a new game created by a player and starts its actor; this replica runs it.
     /// Refused when its creator has as many games that have not started, or unfinished, as
     /// allowed.
-    pub async fn create(&self, record: GameRecord) -> Result<GameHandle, GameError> {
+    pub async fn create(&self, record: GameInfo) -> Result<GameHandle, GameError> {
         let caps = PlayerCaps {
             house: 0,
             ..self.caps_of(&record.created_by)
@@ -280,7 +280,7 @@ impl Games {
     /// thinking has room for one more table, for the server and for that address.
     pub async fn create_with_house(
         &self,
-        record: GameRecord,
+        record: GameInfo,
         bots: Vec<PlayerInfo>,
         address: Option<std::net::IpAddr>,
     ) -> Result<GameHandle, GameError> {
@@ -313,7 +313,7 @@ impl Games {
 
     async fn seat_house(
         &self,
-        record: GameRecord,
+        record: GameInfo,
         bots: Vec<PlayerInfo>,
     ) -> Result<GameHandle, GameError> {
         let players = record.settings.players();
@@ -336,7 +336,7 @@ impl Games {
 
     async fn create_within(
         &self,
-        record: GameRecord,
+        record: GameInfo,
         seated: Vec<StoredAction>,
         caps: PlayerCaps,
     ) -> Result<GameHandle, GameError> {
@@ -372,7 +372,7 @@ impl Games {
 
     /// Records a game the server itself creates (a ladder game, seated at once) and starts
     /// its actor; this replica runs it.
-    pub async fn create_for_server(&self, record: GameRecord) -> Result<GameHandle, GameError> {
+    pub async fn create_for_server(&self, record: GameInfo) -> Result<GameHandle, GameError> {
         if let Err(at) = self.context.store.create_game(&record, &[], None).await? {
             unreachable!("no cap was asked for: {at}");
         }
@@ -381,7 +381,7 @@ impl Games {
 
     fn start_created(
         &self,
-        record: GameRecord,
+        record: GameInfo,
         actions: Vec<StoredAction>,
     ) -> Result<GameHandle, GameError> {
         let id = record.id.clone();
@@ -571,7 +571,7 @@ mod tests {
 
     /// A started 2-player game with a one-second clock that nobody plays.
     async fn abandoned_game(games: &Games, g: u64, players: &[PlayerInfo]) -> GameHandle {
-        let record = GameRecord {
+        let record = GameInfo {
             id: format!("g{g}"),
             settings: Settings::new(2, vec![], 1, Visibility::Public).unwrap(),
             seed: g,
@@ -637,7 +637,7 @@ mod tests {
 
     /// A started 2-player game with a clock of `clock` seconds (0: none).
     async fn running_game(games: &Games, id: &str, clock: u32, players: &[PlayerInfo]) {
-        let record = GameRecord {
+        let record = GameInfo {
             settings: Settings::new(2, vec![], clock, Visibility::Public).unwrap(),
             ..table(id, now_micros())
         };
@@ -672,7 +672,7 @@ mod tests {
         let again = games.get("clockless").await.unwrap();
         assert_eq!(
             again.latest().await.unwrap().state.status,
-            crate::domain::Status::Running
+            crate::domain::GameStatus::Running
         );
 
         // A restart restores only the game whose clock must run.
@@ -698,8 +698,8 @@ mod tests {
         assert!(taking_over.handle("clockless").is_none());
     }
 
-    fn table(id: &str, created_at: i64) -> GameRecord {
-        GameRecord {
+    fn table(id: &str, created_at: i64) -> GameInfo {
+        GameInfo {
             id: id.into(),
             settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
             seed: 1,
@@ -748,7 +748,7 @@ mod tests {
         );
         assert_eq!(games.sweep_expired().await.unwrap(), 1, "only the old one");
         let expired = games.get("old").await.unwrap().latest().await.unwrap();
-        assert_eq!(expired.state.status, crate::domain::Status::Aborted);
+        assert_eq!(expired.state.status, crate::domain::GameStatus::Aborted);
         assert!(matches!(
             &expired.events[..],
             [crate::table::TableEvent::Aborted { reason }] if reason == crate::table::EXPIRED
@@ -773,6 +773,6 @@ mod tests {
             .await
             .expect("expired within its time")
             .unwrap();
-        assert_eq!(aborted.state.status, crate::domain::Status::Aborted);
+        assert_eq!(aborted.state.status, crate::domain::GameStatus::Aborted);
     }
 }

@@ -13,11 +13,11 @@
 
 pub mod actor;
 pub mod auth;
-pub mod cluster;
 pub mod config;
 pub mod domain;
 pub mod error;
 pub mod game_error;
+pub mod game_stream;
 pub mod games;
 pub mod house;
 pub mod ladder;
@@ -27,6 +27,7 @@ pub mod metrics;
 pub mod net;
 pub mod options;
 pub mod quota;
+pub mod replicas;
 pub mod rpc;
 pub mod server;
 pub mod shutdown;
@@ -35,14 +36,13 @@ pub mod table;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod text;
-pub mod watch;
 pub mod web;
 pub mod wire;
 
 pub use actor::ActorOptions;
-pub use cluster::ClusterOptions;
 pub use config::Config;
 pub use ladder::LadderOptions;
 pub use limits::Limits;
 pub use options::Options;
+pub use replicas::ClusterOptions;
 pub use server::{MAX_REQUEST_BYTES, ServerError, Storage, run, serve};

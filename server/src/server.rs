@@ -11,10 +11,10 @@ use theboss::v1::ladder_service_server::LadderServiceServer;
 use tokio::net::TcpListener;
 use tonic::transport::Server;
 
-use crate::cluster::{self, ClusterOptions};
 use crate::config::Config;
 use crate::options::Options;
-use crate::store::cluster::ClusterStore;
+use crate::replicas::{self, ClusterOptions};
+use crate::store::coordination::ClusterStore;
 use crate::store::{self, Store, StoreError};
 use crate::{auth, games, ladder, limits, logs, metrics, net, quota, rpc, web};
 
@@ -129,7 +129,7 @@ pub async fn run(
                 joining.url = format!("http://{addr}");
             }
             Some(
-                cluster::Cluster::join(shared, joining)
+                replicas::Cluster::join(shared, joining)
                     .await
                     .map_err(ServerError::Cluster)?,
             )

@@ -1,14 +1,14 @@
 //! One game table as the server keeps it: who sits where, the lobby, the engine's game once
 //! it starts, turn clocks' bookkeeping, and the actions that change it.
 //!
-//! A table is event-sourced: its [`GameRecord`] (settings and seed) plus its [`Action`] log
+//! A table is event-sourced: its [`GameInfo`] (settings and seed) plus its [`Action`] log
 //! define it completely, and [`TableState::apply`] is the only way it changes. This module is
 //! synchronous and does no IO, so the actor, the restore path and tests all share it.
 
 use theboss_engine::{Game, LoggedEvent, RuleError, Seat, Turn, Viewer};
 use thiserror::Error;
 
-use crate::domain::{GameRecord, PlayerInfo, Settings, Status};
+use crate::domain::{GameInfo, GameStatus, PlayerInfo, Settings};
 
 /// Seats that time out this many turns in a row forfeit (ladder rule, issue #6).
 pub const TIMEOUTS_TO_FORFEIT: u32 = 3;
@@ -120,7 +120,7 @@ impl TableError {
 pub struct TableState {
     pub seats: Vec<Option<PlayerInfo>>,
     pub game: Option<Game>,
-    pub status: Status,
+    pub status: GameStatus,
     /// Turns in a row each seat's clock ran out.
     pub timeouts_in_a_row: Vec<u32>,
     pub forfeited: Vec<bool>,
@@ -135,7 +135,7 @@ impl TableState {
         TableState {
             seats: vec![None; n],
             game: None,
-            status: Status::Open,
+            status: GameStatus::Open,
             timeouts_in_a_row: vec![0; n],
             forfeited: vec![false; n],
             acted: vec![false; n],
@@ -151,7 +151,7 @@ impl TableState {
 
     pub fn to_move(&self) -> Option<Seat> {
         match self.status {
-            Status::Running => self.game.as_ref().and_then(Game::to_move),
+            GameStatus::Running => self.game.as_ref().and_then(Game::to_move),
             _ => None,
         }
     }
@@ -178,7 +178,7 @@ impl TableState {
         if let Some(seat) = self.seat_of(player_id) {
             return Err(TableError::AlreadySeated { seat });
         }
-        if self.status != Status::Open {
+        if self.status != GameStatus::Open {
             return Err(TableError::NotOpen);
         }
         let players = u8::try_from(self.seats.len()).expect("at most 4 seats");
@@ -207,7 +207,7 @@ impl TableState {
     /// Whether nobody plays any more: every seat forfeited but the house bots' (which the
     /// server plays for nobody once every person and remote bot has gone).
     pub fn abandoned(&self) -> bool {
-        self.status == Status::Running
+        self.status == GameStatus::Running
             && self.forfeited.iter().any(|f| *f)
             && self
                 .seats
@@ -245,7 +245,7 @@ impl TableState {
 
     /// What ends a table that nobody filled in time (`None` once it has started).
     pub fn expiry_action(&self) -> Option<Action> {
-        (self.status == Status::Open).then(|| Action::Abort {
+        (self.status == GameStatus::Open).then(|| Action::Abort {
             reason: EXPIRED.into(),
         })
     }
@@ -253,7 +253,7 @@ impl TableState {
     /// Applies one action. On error nothing has changed.
     pub fn apply(
         &mut self,
-        record: &GameRecord,
+        record: &GameInfo,
         action: &Action,
     ) -> Result<Vec<TableEvent>, TableError> {
         match action {
@@ -270,7 +270,7 @@ impl TableState {
                     let (game, started) = Game::start(&config)
                         .unwrap_or_else(|e| panic!("stored settings are invalid: {e}"));
                     self.game = Some(game);
-                    self.status = Status::Running;
+                    self.status = GameStatus::Running;
                     events.extend(started.into_iter().map(|event| TableEvent::Game {
                         event,
                         by_timeout: false,
@@ -279,7 +279,7 @@ impl TableState {
                 Ok(events)
             }
             Action::Leave { seat } => {
-                if self.status != Status::Open {
+                if self.status != GameStatus::Open {
                     return Err(TableError::NotOpen);
                 }
                 let player = self
@@ -293,8 +293,8 @@ impl TableState {
                 }])
             }
             Action::Resign { seat } => {
-                if self.status != Status::Running {
-                    return Err(if self.status == Status::Open {
+                if self.status != GameStatus::Running {
+                    return Err(if self.status == GameStatus::Open {
                         TableError::NotRunning
                     } else {
                         TableError::Rule(RuleError::GameOver)
@@ -318,8 +318,8 @@ impl TableState {
                 turn,
                 by_timeout,
             } => {
-                if self.status != Status::Running {
-                    return Err(if self.status == Status::Open {
+                if self.status != GameStatus::Running {
+                    return Err(if self.status == GameStatus::Open {
                         TableError::NotRunning
                     } else {
                         TableError::Rule(RuleError::GameOver)
@@ -338,7 +338,7 @@ impl TableState {
                     self.acted[i] = true;
                 }
                 if game.is_over() {
-                    self.status = Status::Finished;
+                    self.status = GameStatus::Finished;
                 }
                 Ok(events
                     .into_iter()
@@ -352,7 +352,7 @@ impl TableState {
                 if self.status.is_over() {
                     return Err(TableError::Rule(RuleError::GameOver));
                 }
-                self.status = Status::Aborted;
+                self.status = GameStatus::Aborted;
                 Ok(vec![TableEvent::Aborted {
                     reason: reason.clone(),
                 }])
@@ -366,8 +366,8 @@ mod tests {
     use super::*;
     use crate::domain::Visibility;
 
-    fn record(players: u8) -> GameRecord {
-        GameRecord {
+    fn record(players: u8) -> GameInfo {
+        GameInfo {
             id: "g".into(),
             settings: Settings::new(players, vec![], 0, Visibility::Public).unwrap(),
             seed: 7,
@@ -397,7 +397,7 @@ mod tests {
             player: player(0),
         };
         assert_eq!(table.apply(&record, &first).unwrap().len(), 1);
-        assert_eq!(table.status, Status::Open);
+        assert_eq!(table.status, GameStatus::Open);
         assert_eq!(
             table.seat_for("p0", None),
             Err(TableError::AlreadySeated { seat: 1 })
@@ -416,7 +416,7 @@ mod tests {
                 },
             )
             .unwrap();
-        assert_eq!(table.status, Status::Running);
+        assert_eq!(table.status, GameStatus::Running);
         assert!(events.len() > 2, "join, game started, round started, hands");
         assert_eq!(table.seat_for("p9", None), Err(TableError::NotOpen));
         assert_eq!(
@@ -492,7 +492,7 @@ mod tests {
                 assert!(!table.forfeited[1]);
             }
         }
-        assert_eq!(table.status, Status::Finished);
+        assert_eq!(table.status, GameStatus::Finished);
         assert!(table.forfeited[0] && table.timeouts_in_a_row[0] >= TIMEOUTS_TO_FORFEIT);
         assert!(!table.forfeited[1] && table.timeouts_in_a_row[1] == 0);
         assert!(!table.winners().is_empty());
@@ -506,7 +506,7 @@ mod tests {
             reason: "test".into(),
         };
         table.apply(&record, &abort).unwrap();
-        assert_eq!(table.status, Status::Aborted);
+        assert_eq!(table.status, GameStatus::Aborted);
         assert_eq!(
             table.apply(&record, &abort),
             Err(TableError::Rule(RuleError::GameOver))

@@ -17,8 +17,8 @@ use tonic::transport::Channel;
 
 use theboss_engine::{City, Turn};
 
-use crate::domain::{GameRecord, PlayerInfo, Settings, Status, Visibility};
-use crate::store::cluster::{Notification, Replica};
+use crate::domain::{GameInfo, GameStatus, PlayerInfo, Settings, Visibility};
+use crate::store::coordination::{Notification, Replica};
 use crate::store::{Effects, NewPlayer, PostgresStore, SqliteStore, Store, StoredAction, Traced};
 use crate::table::Action;
 use crate::{ClusterOptions, Options, ServerError, Storage, run};
@@ -103,7 +103,7 @@ pub fn a_turn_heard(game_id: &str, seq: u64) -> Notification {
 /// What an action leaves a running game with, as far as the store keeps it.
 pub fn running() -> Effects {
     Effects {
-        status: Status::Running,
+        status: GameStatus::Running,
         ..Effects::default()
     }
 }
@@ -112,7 +112,7 @@ pub fn running() -> Effects {
 /// transaction of its own in the store (not the group's statement, see `store::group`).
 pub fn aborted() -> Effects {
     Effects {
-        status: Status::Aborted,
+        status: GameStatus::Aborted,
         ..Effects::default()
     }
 }
@@ -153,7 +153,7 @@ pub async fn player_and_game(store: &dyn Store) -> (PlayerInfo, String) {
         })
         .await
         .expect("create a player");
-    let record = GameRecord {
+    let record = GameInfo {
         id: uuid::Uuid::new_v4().to_string(),
         settings: Settings::new(2, vec![], 0, Visibility::Public).expect("valid settings"),
         seed: 1,
@@ -187,7 +187,7 @@ pub async fn rated_round_robin(
     for (i, a) in players.iter().enumerate() {
         for b in &players[i + 1..] {
             for _ in 0..games_per_pair {
-                let record = GameRecord {
+                let record = GameInfo {
                     id: uuid::Uuid::new_v4().to_string(),
                     settings: Settings::new(2, vec![], 30, Visibility::Public)
                         .expect("valid settings"),
@@ -228,7 +228,7 @@ pub async fn rated_round_robin(
                     at: 2,
                 };
                 let effects = Effects {
-                    status: Status::Finished,
+                    status: GameStatus::Finished,
                     winners: vec![0],
                     money: vec![9, 3],
                     acted: vec![true, true],

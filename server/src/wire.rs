@@ -13,7 +13,7 @@ use theboss_engine::{RulesVersion, Seat, Viewer};
 
 use crate::actor::{Batch, Committed, ENCODED_SLOTS, Encoded, History};
 use crate::domain::{
-    GameRecord, LadderMatch, PlayerInfo, Settings, SettingsError, Status, Visibility,
+    GameInfo, GameStatus, LadderMatch, PlayerInfo, Settings, SettingsError, Visibility,
 };
 use crate::game_error::GameError;
 use crate::store::PlayerRatings;
@@ -33,7 +33,7 @@ pub fn page_size(requested: u32) -> Result<u32, GameError> {
 }
 
 /// The cards of a game's city set, by city in play.
-pub fn catalogue(record: &GameRecord) -> Result<v1::GetCatalogueResponse, GameError> {
+pub fn catalogue(record: &GameInfo) -> Result<v1::GetCatalogueResponse, GameError> {
     // Settings are validated at creation, so a stored game's that do not are corrupt.
     let setup = record
         .settings
@@ -71,21 +71,21 @@ pub fn timestamp(micros: i64) -> prost_types::Timestamp {
     prost_types::Timestamp::from(time)
 }
 
-pub fn status_to_wire(status: Status) -> v1::GameStatus {
+pub fn status_to_wire(status: GameStatus) -> v1::GameStatus {
     match status {
-        Status::Open => v1::GameStatus::Open,
-        Status::Running => v1::GameStatus::Running,
-        Status::Finished => v1::GameStatus::Finished,
-        Status::Aborted => v1::GameStatus::Aborted,
+        GameStatus::Open => v1::GameStatus::Open,
+        GameStatus::Running => v1::GameStatus::Running,
+        GameStatus::Finished => v1::GameStatus::Finished,
+        GameStatus::Aborted => v1::GameStatus::Aborted,
     }
 }
 
-pub fn status_from_wire(value: i32, field: &str) -> Result<Status, GameError> {
+pub fn status_from_wire(value: i32, field: &str) -> Result<GameStatus, GameError> {
     match v1::GameStatus::try_from(value) {
-        Ok(v1::GameStatus::Open) => Ok(Status::Open),
-        Ok(v1::GameStatus::Running) => Ok(Status::Running),
-        Ok(v1::GameStatus::Finished) => Ok(Status::Finished),
-        Ok(v1::GameStatus::Aborted) => Ok(Status::Aborted),
+        Ok(v1::GameStatus::Open) => Ok(GameStatus::Open),
+        Ok(v1::GameStatus::Running) => Ok(GameStatus::Running),
+        Ok(v1::GameStatus::Finished) => Ok(GameStatus::Finished),
+        Ok(v1::GameStatus::Aborted) => Ok(GameStatus::Aborted),
         _ => Err(GameError::invalid(
             field,
             format!("{value} is not a game status"),
@@ -227,7 +227,7 @@ pub fn viewer_of(state: &TableState, player_id: &str) -> Viewer {
 /// record's (hashed once per game, not per view); `deadline` is when the seat to move will be
 /// played for (micros), if the game has a clock.
 pub fn table_view(
-    record: &GameRecord,
+    record: &GameInfo,
     seed_commitment: &str,
     state: &TableState,
     viewer: Viewer,
@@ -246,7 +246,7 @@ pub fn table_view(
 /// What every viewer may see of a table after event `seq`: a spectator's whole view, and a
 /// seat's but for its own part.
 fn public_view(
-    record: &GameRecord,
+    record: &GameInfo,
     seed_commitment: &str,
     state: &TableState,
     seq: u64,
@@ -271,7 +271,7 @@ fn public_view(
     view.status = status_to_wire(state.status) as i32;
     view.settings = Some(settings_to_wire(&record.settings));
     view.seq = seq;
-    if state.status != Status::Running {
+    if state.status != GameStatus::Running {
         view.to_move = None;
     }
     for seat_view in &mut view.seats {
@@ -302,7 +302,7 @@ fn own_view(state: &TableState, viewer: Viewer, deadline: Option<i64>) -> v1::Ga
         return v1::GameView::default();
     }
     let legal = match state.status {
-        Status::Running => game.legal_turns(seat).map(|legal| v1::LegalTurns {
+        GameStatus::Running => game.legal_turns(seat).map(|legal| v1::LegalTurns {
             deadline: deadline.map(timestamp),
             ..convert::legal_to_wire(&legal)
         }),
@@ -691,7 +691,7 @@ pub fn tournament_to_wire(
 }
 
 pub fn tournament_report_to_wire(
-    report: crate::ladder::tournaments::TournamentReport,
+    report: crate::ladder::tournament_rounds::TournamentReport,
 ) -> v1::GetTournamentResponse {
     let name_of = |id: &str| {
         report
@@ -826,7 +826,7 @@ mod tests {
                     (&own.viewer_seat, &own.hand),
                     (&engine.viewer_seat, &engine.hand)
                 );
-                if batch.state.status == Status::Running {
+                if batch.state.status == GameStatus::Running {
                     assert_eq!(own.legal, engine.legal);
                 }
                 let public_part = v1::GameView {

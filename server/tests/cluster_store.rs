@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use theboss_server::store::cluster::{ClusterStore, Notification, Ownership, Renewal};
+use theboss_server::store::coordination::{ClusterStore, Notification, Ownership, Renewal};
 use theboss_server::store::prelude::*;
 use theboss_server::store::{PostgresStore, StoreError, StoredAction};
 use theboss_server::table::Action;

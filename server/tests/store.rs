@@ -10,7 +10,7 @@ use theboss_ladder::tournament::{
 };
 use theboss_server::domain::LimitKind;
 use theboss_server::domain::{
-    GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Settings, Status, Visibility,
+    GameInfo, GameStatus, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, Settings, Visibility,
 };
 use theboss_server::store::ChallengeRefused;
 use theboss_server::store::prelude::*;
@@ -35,8 +35,8 @@ fn player(n: u32) -> NewPlayer {
     }
 }
 
-fn game(n: u32, created_by: &str, visibility: Visibility) -> GameRecord {
-    GameRecord {
+fn game(n: u32, created_by: &str, visibility: Visibility) -> GameInfo {
+    GameInfo {
         id: format!("10000000-0000-4000-8000-{n:012}"),
         settings: Settings::new(2, vec![], 30, visibility).unwrap(),
         // Seeds use all 64 bits.
@@ -75,7 +75,7 @@ fn join(seq: u64, seat: u8, who: &NewPlayer) -> StoredAction {
     }
 }
 
-fn effects(status: Status) -> Effects {
+fn effects(status: GameStatus) -> Effects {
     Effects {
         status,
         ..Effects::default()
@@ -103,7 +103,11 @@ async fn ratings_of_games_ending_at_once_all_count(store: Arc<dyn Store>) {
             .unwrap();
         for (seq, seat, who) in [(1, 0, &hub), (2, 1, &opponent)] {
             store
-                .append_action(&record.id, &join(seq, seat, who), &effects(Status::Running))
+                .append_action(
+                    &record.id,
+                    &join(seq, seat, who),
+                    &effects(GameStatus::Running),
+                )
                 .await
                 .unwrap();
         }
@@ -125,7 +129,7 @@ async fn ratings_of_games_ending_at_once_all_count(store: Arc<dyn Store>) {
             let hub = player(60);
             assert_eq!(hub.player.id, hub_id);
             let effects = Effects {
-                status: Status::Finished,
+                status: GameStatus::Finished,
                 winners: vec![0],
                 money: vec![5, 1],
                 acted: vec![true, true],
@@ -465,7 +469,11 @@ async fn turns_of_many_games_at_once_commit_and_a_conflict_stays_its_games(store
             .unwrap();
         for (seq, seat, who) in [(1, 0, &a), (2, 1, &b)] {
             store
-                .append_action(&record.id, &join(seq, seat, who), &effects(Status::Running))
+                .append_action(
+                    &record.id,
+                    &join(seq, seat, who),
+                    &effects(GameStatus::Running),
+                )
                 .await
                 .unwrap();
         }
@@ -489,7 +497,7 @@ async fn turns_of_many_games_at_once_commit_and_a_conflict_stays_its_games(store
         let (store, id, action) = (store.clone(), id.clone(), turn(seq));
         tasks.push(tokio::spawn(async move {
             store
-                .append_action(&id, &action, &effects(Status::Running))
+                .append_action(&id, &action, &effects(GameStatus::Running))
                 .await
         }));
     }
@@ -531,7 +539,7 @@ async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
         actions: vec![join(1, 0, &a), join(2, 1, &b)],
     };
     let done = Effects {
-        status: Status::Finished,
+        status: GameStatus::Finished,
         winners: vec![1],
         money: vec![3, 8],
         acted: vec![true, true],
@@ -540,7 +548,7 @@ async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
     };
     store
         .import_games(&[
-            (open.clone(), effects(Status::Open)),
+            (open.clone(), effects(GameStatus::Open)),
             (finished.clone(), done),
         ])
         .await
@@ -575,8 +583,8 @@ async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
     assert!(
         store
             .import_games(&[
-                (again.clone(), effects(Status::Open)),
-                (open, effects(Status::Open))
+                (again.clone(), effects(GameStatus::Open)),
+                (open, effects(GameStatus::Open))
             ])
             .await
             .is_err()
@@ -590,7 +598,7 @@ async fn seated_ladder_game(
     n: u32,
     players: [&NewPlayer; 2],
     series: Option<SeriesRef>,
-) -> GameRecord {
+) -> GameInfo {
     let mut record = game(n, &players[0].player.id, Visibility::Public);
     record.ladder = true;
     record.seeded = false;
@@ -601,14 +609,18 @@ async fn seated_ladder_game(
         .unwrap()
         .unwrap();
     store
-        .append_action(&record.id, &join(1, 0, players[0]), &effects(Status::Open))
+        .append_action(
+            &record.id,
+            &join(1, 0, players[0]),
+            &effects(GameStatus::Open),
+        )
         .await
         .unwrap();
     store
         .append_action(
             &record.id,
             &join(2, 1, players[1]),
-            &effects(Status::Running),
+            &effects(GameStatus::Running),
         )
         .await
         .unwrap();
@@ -665,7 +677,7 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
 
     // A table ends: nothing is rated while the other plays.
     let ended = |money: Vec<u32>| Effects {
-        status: Status::Finished,
+        status: GameStatus::Finished,
         winners: vec![0],
         money,
         acted: vec![true, true],
@@ -732,7 +744,7 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
         async move {
             let record = seated_ladder_game(store, n, [&winner, &loser], None).await;
             let result = Effects {
-                status: Status::Finished,
+                status: GameStatus::Finished,
                 winners: vec![0],
                 money: vec![9, 3],
                 acted: vec![true, true],
@@ -849,11 +861,11 @@ async fn tables_waiting_are_capped_per_creator_and_found_when_expired(store: &dy
     );
     // A table that started no longer counts as waiting.
     store
-        .append_action(&old.id, &join(1, 0, &a), &effects(Status::Open))
+        .append_action(&old.id, &join(1, 0, &a), &effects(GameStatus::Open))
         .await
         .unwrap();
     store
-        .append_action(&old.id, &join(2, 1, &b), &effects(Status::Running))
+        .append_action(&old.id, &join(2, 1, &b), &effects(GameStatus::Running))
         .await
         .unwrap();
     assert_eq!(
@@ -884,7 +896,7 @@ async fn tables_waiting_are_capped_per_creator_and_found_when_expired(store: &dy
     store.create_game(&bs, &[], None).await.unwrap().unwrap();
     let capped = Effects {
         caps: Some(caps(0, 3, 0)),
-        ..effects(Status::Open)
+        ..effects(GameStatus::Open)
     };
     let refused = store.append_action(&bs.id, &join(1, 1, &a), &capped).await;
     assert!(
@@ -909,7 +921,7 @@ async fn tables_waiting_are_capped_per_creator_and_found_when_expired(store: &dy
     // Joining a table it created adds no game.
     let own = Effects {
         caps: Some(caps(0, 3, 0)),
-        ..effects(Status::Open)
+        ..effects(GameStatus::Open)
     };
     store
         .append_action(&third.id, &join(1, 0, &a), &own)
@@ -963,7 +975,7 @@ async fn tables_waiting_are_capped_per_creator_and_found_when_expired(store: &dy
     // A's first table with house bots may be joined; its second may not.
     let house_join = Effects {
         caps: Some(caps(0, 0, 1)),
-        ..effects(Status::Running)
+        ..effects(GameStatus::Running)
     };
     store
         .append_action(&with_bots.id, &join(2, 0, &a), &house_join)
@@ -981,7 +993,7 @@ async fn tables_waiting_are_capped_per_creator_and_found_when_expired(store: &dy
             &join(2, 0, &a),
             &Effects {
                 caps: Some(caps(0, 0, 1)),
-                ..effects(Status::Running)
+                ..effects(GameStatus::Running)
             },
         )
         .await;
@@ -1090,7 +1102,7 @@ async fn the_ladder_queue_keeps_each_player_to_its_games_at_once(store: &dyn Sto
             &record.id,
             &end(9),
             &Effects {
-                status: Status::Aborted,
+                status: GameStatus::Aborted,
                 ..Effects::default()
             },
         )
@@ -1136,17 +1148,17 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
     );
 
     store
-        .append_action(&record.id, &join(1, 1, &a), &effects(Status::Open))
+        .append_action(&record.id, &join(1, 1, &a), &effects(GameStatus::Open))
         .await
         .unwrap();
     // A second writer with the same action number is refused, and nothing changes.
     let err = store
-        .append_action(&record.id, &join(1, 0, &b), &effects(Status::Running))
+        .append_action(&record.id, &join(1, 0, &b), &effects(GameStatus::Running))
         .await
         .unwrap_err();
     assert!(matches!(err, StoreError::Conflict { seq: 1, .. }), "{err}");
     store
-        .append_action(&record.id, &join(2, 0, &b), &effects(Status::Running))
+        .append_action(&record.id, &join(2, 0, &b), &effects(GameStatus::Running))
         .await
         .unwrap();
     let turn = StoredAction {
@@ -1165,7 +1177,7 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
             &record.id,
             &turn,
             &Effects {
-                status: Status::Finished,
+                status: GameStatus::Finished,
                 winners: vec![0, 1],
                 money: vec![7, 9],
                 acted: vec![false, true],
@@ -1178,7 +1190,7 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
 
     // A turn's number taken twice is refused too (PostgreSQL writes turns in one statement).
     let again = store
-        .append_action(&record.id, &turn, &effects(Status::Running))
+        .append_action(&record.id, &turn, &effects(GameStatus::Running))
         .await
         .unwrap_err();
     assert!(
@@ -1204,7 +1216,7 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
 
     let page = store
         .list_games(&GameQuery {
-            statuses: vec![Status::Finished],
+            statuses: vec![GameStatus::Finished],
             seated: Some(b.player.id.clone()),
             viewer: b.player.id.clone(),
             limit: 10,
@@ -1254,12 +1266,12 @@ async fn a_seat_left_is_free_again(store: &dyn Store) {
     };
     for action in [join(1, 0, &a), leave, join(3, 0, &b)] {
         store
-            .append_action(&record.id, &action, &effects(Status::Open))
+            .append_action(&record.id, &action, &effects(GameStatus::Open))
             .await
             .unwrap();
     }
     let open_games_of = |who: &NewPlayer| GameQuery {
-        statuses: vec![Status::Open],
+        statuses: vec![GameStatus::Open],
         seated: Some(who.player.id.clone()),
         viewer: who.player.id.clone(),
         limit: 10,
@@ -1299,7 +1311,7 @@ async fn listing_filters_and_pages(store: &dyn Store) {
         .unwrap()
         .unwrap();
     let mut query = GameQuery {
-        statuses: vec![Status::Open],
+        statuses: vec![GameStatus::Open],
         seated: None,
         viewer: other.player.id.clone(),
         limit: 2,
@@ -1326,7 +1338,7 @@ async fn listing_filters_and_pages(store: &dyn Store) {
     query.limit = 100;
     let mine = store.list_games(&query).await.unwrap();
     assert_eq!(mine.games[0].record.id, hidden.id);
-    query.statuses = vec![Status::Running, Status::Aborted];
+    query.statuses = vec![GameStatus::Running, GameStatus::Aborted];
     assert!(store.list_games(&query).await.unwrap().games.is_empty());
     // Games created at once are inserted in another order than their creation times, and
     // some in the same microsecond: the listing is still newest first, in a total order,
@@ -1337,7 +1349,7 @@ async fn listing_filters_and_pages(store: &dyn Store) {
         store.create_game(&late, &[], None).await.unwrap().unwrap();
     }
     // Asked for with another status besides (each status is read on its own and merged).
-    query.statuses = vec![Status::Running, Status::Open];
+    query.statuses = vec![GameStatus::Running, GameStatus::Open];
     query.viewer = other.player.id.clone();
     query.limit = 2;
     query.after = None;

@@ -6,7 +6,7 @@
 use theboss_engine::Seat;
 
 use super::{Actor, Committed, Role};
-use crate::domain::{Status, now_micros};
+use crate::domain::{GameStatus, now_micros};
 use crate::game_error::GameError;
 use crate::store::{Effects, PlayerCaps, RatingJob, StoreError, StoredAction};
 use crate::table::{Action, TableError};
@@ -102,7 +102,7 @@ impl Actor {
         // Players who finished a game together know each other: their challenges to each
         // other are shown first (`arranged::shown`). Written beside the game, never in its
         // way: a failure only costs that.
-        if ended && next.status == Status::Finished {
+        if ended && next.status == GameStatus::Finished {
             let players: Vec<String> = next
                 .seats
                 .iter()
@@ -133,7 +133,7 @@ impl Actor {
                 rated: self.record.ladder,
             }),
             // A ladder game alone: rated by itself once it finished.
-            None if self.record.ladder && next.status == Status::Finished => next
+            None if self.record.ladder && next.status == GameStatus::Finished => next
                 .game
                 .as_ref()
                 .and_then(theboss_engine::Game::outcome)
@@ -151,7 +151,7 @@ impl Actor {
         Effects {
             status: next.status,
             winners: next.winners(),
-            money: if next.status == Status::Finished {
+            money: if next.status == GameStatus::Finished {
                 next.money()
             } else {
                 Vec::new()

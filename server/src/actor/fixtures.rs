@@ -51,7 +51,7 @@ async fn game_with(
     seed_salt: Option<String>,
 ) -> (GameHandle, Vec<PlayerInfo>) {
     let players = two_players(&*store).await;
-    let record = GameRecord {
+    let record = GameInfo {
         id: "g".into(),
         settings,
         seed: 5,

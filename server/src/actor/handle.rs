@@ -10,7 +10,7 @@ use tokio::time::Instant;
 
 use super::Role;
 use super::steps::{Backlog, Batch, History};
-use crate::domain::{GameRecord, PlayerInfo};
+use crate::domain::{GameInfo, PlayerInfo};
 use crate::game_error::GameError;
 use crate::store::{PlayerCaps, StoredAction};
 
@@ -93,7 +93,7 @@ pub(super) enum Command {
 pub struct GameHandle {
     pub(super) tx: mpsc::Sender<Command>,
     pub(super) role: watch::Receiver<Role>,
-    pub(super) record: Arc<GameRecord>,
+    pub(super) record: Arc<GameInfo>,
 }
 
 impl GameHandle {
@@ -102,7 +102,7 @@ impl GameHandle {
     }
 
     /// The game's record (settings, seed, series), fixed for its life.
-    pub fn record(&self) -> &Arc<GameRecord> {
+    pub fn record(&self) -> &Arc<GameInfo> {
         &self.record
     }
 

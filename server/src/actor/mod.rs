@@ -26,10 +26,10 @@ use tokio::sync::{broadcast, mpsc, watch};
 use tokio::time::Instant;
 use tracing::Instrument;
 
-use crate::domain::{GameRecord, PlayerInfo, Status, now_micros};
+use crate::domain::{GameInfo, GameStatus, PlayerInfo, now_micros};
 use crate::game_error::GameError;
 use crate::house::{self, HouseOptions, Thinkers};
-use crate::store::cluster::ClusterStore;
+use crate::store::coordination::ClusterStore;
 use crate::store::{PlayerCaps, Store, StoreError, StoredAction, StoredGame};
 use crate::table::{Action, TableError, TableEvent, TableState};
 use handle::Command;
@@ -118,7 +118,7 @@ struct HouseTurn {
 }
 
 struct Actor {
-    record: Arc<GameRecord>,
+    record: Arc<GameInfo>,
     role: watch::Sender<Role>,
     cluster: Option<Arc<dyn ClusterStore>>,
     store: Arc<dyn Store>,
@@ -174,7 +174,7 @@ struct Clock {
 }
 
 impl Clock {
-    fn of(record: &GameRecord, options: &ActorOptions) -> Clock {
+    fn of(record: &GameInfo, options: &ActorOptions) -> Clock {
         let secs = u128::from(record.settings.turn_time_limit_secs());
         Clock {
             limit: (secs > 0).then(|| {
@@ -208,7 +208,7 @@ impl Actor {
     /// When an open table expires (micros), if this one is open.
     fn expires_at(&self) -> Option<i64> {
         let ttl = i64::try_from(self.options.open_ttl.as_micros()).unwrap_or(i64::MAX);
-        (self.log.latest().state.status == Status::Open)
+        (self.log.latest().state.status == GameStatus::Open)
             .then(|| self.record.created_at.saturating_add(ttl))
     }
 
@@ -236,7 +236,7 @@ impl Actor {
             // until a call, which loads it again. While someone watches, look again later:
             // the last watcher leaving sends no command.
             let waits_for_a_call = latest.deadline.is_none() && self.thinking.is_none();
-            let idle = latest.state.status != Status::Running || !owner || waits_for_a_call;
+            let idle = latest.state.status != GameStatus::Running || !owner || waits_for_a_call;
             let unload_at = idle.then(|| {
                 if self.updates.receiver_count() == 0 {
                     idle_since + self.options.idle_unload
@@ -420,8 +420,8 @@ impl Actor {
         let state = &self.log.latest().state;
         let seat = state.seat_of(player_id).ok_or(TableError::NotSeated)?;
         let action = match state.status {
-            Status::Running if state.forfeited[usize::from(seat)] => return Ok(()),
-            Status::Running => Action::Resign { seat },
+            GameStatus::Running if state.forfeited[usize::from(seat)] => return Ok(()),
+            GameStatus::Running => Action::Resign { seat },
             _ => Action::Leave { seat },
         };
         self.commit(action, Some(player_id.to_string()), None)

@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 
 use theboss_engine::Viewer;
 
-use crate::domain::GameRecord;
+use crate::domain::GameInfo;
 use crate::store::{StoreError, StoredAction};
 use crate::table::{Action, TableEvent, TableState};
 
@@ -29,7 +29,7 @@ pub struct Batch {
     pub events: Arc<[TableEvent]>,
     /// When the action was committed (micros).
     pub at: i64,
-    pub record: Arc<GameRecord>,
+    pub record: Arc<GameInfo>,
     /// The record's seed commitment, which every view shows: hashed once per game.
     pub seed_commitment: Arc<str>,
     /// The table right after the action.
@@ -129,7 +129,7 @@ pub struct History {
 /// whoever builds them.
 #[derive(Debug, Clone)]
 pub struct Backlog {
-    record: Arc<GameRecord>,
+    record: Arc<GameInfo>,
     seed_commitment: Arc<str>,
     /// The table after step `base`.
     base_state: Arc<TableState>,
@@ -191,7 +191,7 @@ struct Step {
 
 /// A game's record, its committed actions and what they did.
 pub struct StepLog {
-    record: Arc<GameRecord>,
+    record: Arc<GameInfo>,
     seed_commitment: Arc<str>,
     /// `steps[0]` is the empty table at creation; `steps[i]` follows action `i`.
     steps: Vec<Step>,
@@ -203,7 +203,7 @@ pub struct StepLog {
 
 impl StepLog {
     /// The log of a game with no action yet.
-    pub fn new(record: GameRecord) -> StepLog {
+    pub fn new(record: GameInfo) -> StepLog {
         let record = Arc::new(record);
         let seed_commitment: Arc<str> = record
             .seed_salt
@@ -240,7 +240,7 @@ impl StepLog {
         }
     }
 
-    pub fn record(&self) -> &Arc<GameRecord> {
+    pub fn record(&self) -> &Arc<GameInfo> {
         &self.record
     }
 
@@ -409,8 +409,8 @@ mod tests {
     use super::*;
     use crate::domain::{PlayerInfo, Settings, Visibility};
 
-    fn record() -> GameRecord {
-        GameRecord {
+    fn record() -> GameInfo {
+        GameInfo {
             id: "g".into(),
             settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
             seed: 11,

@@ -11,7 +11,7 @@ async fn a_clock_that_ran_out_while_the_server_was_down_fires_on_restart() {
     let players = fixtures::two_players(&*store).await;
     // A game with a 10-second clock whose last action was committed a minute ago.
     let long_ago = now_micros() - 60_000_000;
-    let record = GameRecord {
+    let record = GameInfo {
         id: "g".into(),
         settings: Settings::new(2, vec![], 10, Visibility::Public).unwrap(),
         seed: 9,

@@ -15,14 +15,14 @@ use std::time::Duration;
 use tokio::sync::{broadcast, watch};
 use tracing::Instrument;
 
-use super::arrange::{self, Seating};
-use super::challenges;
+use super::challenging;
+use super::seating::{self, Seating};
 use super::{LadderOptions, Signal};
 use crate::domain::{LadderMatch, PlayerInfo, QueueEntry, now_micros};
 use crate::game_error::GameError;
 use crate::games::Games;
 use crate::store::Store;
-use crate::store::cluster::{LadderSignal, Leadership};
+use crate::store::coordination::{LadderSignal, Leadership};
 use theboss_ladder::grouping::{Wants, fill, find_group};
 
 /// The shortest time between two reads of the queue: changes that come meanwhile are
@@ -138,7 +138,7 @@ impl Matchmaker {
                 () = sleep_until(rematch_at), if leading => due = true,
                 _ = arranged.tick(), if leading => {
                     self.expire_challenges().await;
-                    super::tournaments::advance_all(&self.games, &self.signal).await;
+                    super::tournament_rounds::advance_all(&self.games, &self.signal).await;
                 }
                 signal = signals.recv() => match signal {
                     Ok(LadderSignal::Changed) | Err(broadcast::error::RecvError::Lagged(_)) => {
@@ -254,7 +254,7 @@ impl Matchmaker {
         let players: Vec<PlayerInfo> = group.iter().map(|e| e.player.clone()).collect();
         let tables: Vec<Vec<PlayerInfo>> =
             players.chunks(usize::from(n)).map(<[_]>::to_vec).collect();
-        let matches = arrange::seat(
+        let matches = seating::seat(
             &self.games,
             Seating {
                 tables: &tables,
@@ -291,15 +291,15 @@ impl Matchmaker {
                 .map(|(p, _)| p.id.as_str())
                 .collect();
             let wants = wants_of(queue);
-            let need = challenges::seats_to_fill(&challenge);
+            let need = challenging::seats_to_fill(&challenge);
             let Some(picked) = fill(&wants, challenge.players, challenge.duplicate, &named, need)
             else {
                 continue;
             };
             let fillers: Vec<QueueEntry> = picked.iter().map(|&i| queue[i].clone()).collect();
             let players: Vec<PlayerInfo> = fillers.iter().map(|e| e.player.clone()).collect();
-            let tables = challenges::challenge_tables(&challenge, &players, &mut rand::rng());
-            let game_ids = arrange::new_ids(tables.len());
+            let tables = challenging::challenge_tables(&challenge, &players, &mut rand::rng());
+            let game_ids = seating::new_ids(tables.len());
             // Claimed first: a challenge withdrawn meanwhile is not seated.
             if !self
                 .store
@@ -308,7 +308,7 @@ impl Matchmaker {
             {
                 continue;
             }
-            let matches = arrange::seat(
+            let matches = seating::seat(
                 &self.games,
                 Seating {
                     tables: &tables,
@@ -351,7 +351,7 @@ impl Matchmaker {
             self.signal
                 .notify(LadderSignal::Challenged(challenge.id.clone()))
                 .await;
-            challenges::tell(&self.signal, everyone).await;
+            challenging::tell(&self.signal, everyone).await;
         }
         Ok(())
     }

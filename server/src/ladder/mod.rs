@@ -19,11 +19,11 @@
 //! duplicate sets, planned by [`schedule`], scored by [`crosstable`], moved on by the
 //! matchmaker). Both tell their players through `Offers` streams ([`offers`]).
 
-mod arrange;
-pub mod challenges;
+pub mod challenging;
 mod matchmaker;
 mod offers;
-pub mod tournaments;
+mod seating;
+pub mod tournament_rounds;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -32,11 +32,11 @@ use std::time::Duration;
 use tokio::sync::{broadcast, mpsc, watch};
 use tracing::Instrument;
 
-use crate::cluster::Cluster;
 use crate::domain::{LadderMatch, PlayerInfo, QueueEntry, now_micros};
 use crate::game_error::GameError;
 use crate::games::Games;
-use crate::store::cluster::LadderSignal;
+use crate::replicas::Cluster;
+use crate::store::coordination::LadderSignal;
 use crate::store::{Enqueued, LadderSeat, Store};
 
 pub use offers::{MAX_STREAMS as MAX_OFFER_STREAMS, OfferNews, Subscription};

@@ -16,7 +16,7 @@ use tonic::{Request, Status};
 use super::{LadderService, caller, checked_id};
 use crate::domain::{PlayerInfo, now_micros};
 use crate::error::ApiError;
-use crate::ladder::challenges::{ChallengeSpec, answers_key};
+use crate::ladder::challenging::{ChallengeSpec, answers_key};
 use crate::ladder::{Ladder, OfferNews, Subscription};
 use crate::wire::{self, timestamp};
 use theboss_ladder::challenge::{ChallengeRecord, Policy, SHOWN_PER_CHALLENGER};

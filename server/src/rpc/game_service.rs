@@ -11,10 +11,10 @@ use tonic::{Request, Response, Status};
 
 use super::{RpcResult, reply};
 use crate::auth::Authenticator;
+use crate::game_stream::WatchStream;
 use crate::games::Games;
 use crate::limits::StreamCounts;
 use crate::store::Store;
-use crate::watch::WatchStream;
 
 pub struct GameService {
     pub(super) store: Arc<dyn Store>,

@@ -7,7 +7,7 @@ use tonic::Request;
 
 use super::{GameService, caller, checked_id, viewer};
 use crate::auth::{self, Caller};
-use crate::domain::{GameRecord, PlayerInfo, Visibility, now_micros};
+use crate::domain::{GameInfo, PlayerInfo, Visibility, now_micros};
 use crate::error::ApiError;
 use crate::store::{GameQuery, NewPlayer};
 use crate::text;
@@ -100,7 +100,7 @@ impl GameService {
                 ),
             )
         })?;
-        let record = GameRecord {
+        let record = GameInfo {
             id: uuid::Uuid::new_v4().to_string(),
             settings,
             seed: request.seed.unwrap_or_else(random_seed),

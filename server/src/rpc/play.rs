@@ -9,7 +9,7 @@ use tonic::Request;
 use super::{GameService, caller, checked_id, viewer};
 use crate::actor::Submit;
 use crate::auth::Caller;
-use crate::domain::GameRecord;
+use crate::domain::GameInfo;
 use crate::error::ApiError;
 use crate::game_error::GameError;
 use crate::store::Store;
@@ -19,7 +19,7 @@ const MAX_IDEMPOTENCY_KEY_BYTES: usize = 128;
 
 /// Whether a game's deal may be revealed: true but for a table of a duplicate set some of
 /// whose tables are still being played.
-pub(super) async fn set_over(store: &dyn Store, record: &GameRecord) -> Result<bool, GameError> {
+pub(super) async fn set_over(store: &dyn Store, record: &GameInfo) -> Result<bool, GameError> {
     match record.series.as_ref().filter(|s| s.is_set()) {
         Some(set) => Ok(store.set_over(&set.id).await?),
         None => Ok(true),
@@ -29,7 +29,7 @@ pub(super) async fn set_over(store: &dyn Store, record: &GameRecord) -> Result<b
 /// Refuses a caller who does not sit at a table of a duplicate set still being played.
 pub(super) async fn may_look_on(
     store: &dyn Store,
-    record: &GameRecord,
+    record: &GameInfo,
     seated: bool,
 ) -> Result<(), GameError> {
     if seated || set_over(store, record).await? {

@@ -7,7 +7,7 @@ use tonic::Request;
 use super::enqueue::category;
 use super::{LadderService, caller, checked_id, viewer};
 use crate::error::ApiError;
-use crate::ladder::tournaments::TournamentSpec;
+use crate::ladder::tournament_rounds::TournamentSpec;
 use crate::wire;
 use theboss_ladder::tournament::{Format, MAX_ENTRANTS, MAX_SETS_PER_PAIR, TournamentStatus};
 

@@ -10,7 +10,7 @@ use super::play::may_look_on;
 use super::{GameService, checked_id, viewer};
 use crate::error::ApiError;
 use crate::game_error::GameError;
-use crate::watch::{self, WatchOptions, WatchStream};
+use crate::game_stream::{self, WatchOptions, WatchStream};
 use crate::wire;
 
 impl GameService {
@@ -37,7 +37,7 @@ impl GameService {
         // a player's count against the player.
         let holder = caller.player().map(|p| p.id.as_str());
         let permit = self.streams.open(holder, game_id, !seated)?;
-        Ok(watch::stream(
+        Ok(game_stream::stream(
             game,
             caller.id().to_string(),
             subscription,

@@ -11,7 +11,7 @@
 //! `games.acted` and `seats` are derived data kept up to date in the same transaction as the
 //! action that changes them, for listing and rating.
 
-pub mod cluster;
+pub mod coordination;
 pub mod format;
 mod group;
 pub mod history;
@@ -26,7 +26,9 @@ use theboss_engine::Seat;
 use thiserror::Error;
 
 use crate::domain::LimitKind;
-use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, SetTable, Status};
+use crate::domain::{
+    GameInfo, GameStatus, LadderMatch, PlayerInfo, QueueEntry, SeriesRef, SetTable,
+};
 use crate::table::Action;
 use theboss_ladder::challenge::{AnswerRefused, ChallengeRecord, Policy};
 use theboss_ladder::rating::{Rated, Rating};
@@ -34,7 +36,7 @@ use theboss_ladder::tournament::{TournamentRecord, TournamentRefused, Tournament
 
 /// The store's traits, to call any store's methods: `use theboss_server::store::prelude::*`.
 pub mod prelude {
-    pub use super::cluster::ClusterStore;
+    pub use super::coordination::ClusterStore;
     pub use super::{ArrangedStore, GameStore, LadderStore, PlayerStore, RatingStore, Store};
 }
 
@@ -115,7 +117,7 @@ pub struct StoredAction {
 /// What changes with an action besides the log.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Effects {
-    pub status: Status,
+    pub status: GameStatus,
     pub winners: Vec<Seat>,
     /// Final money by seat, once the game is over.
     pub money: Vec<u32>,
@@ -206,7 +208,7 @@ pub enum Enqueued {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredGame {
-    pub record: GameRecord,
+    pub record: GameInfo,
     pub actions: Vec<StoredAction>,
 }
 
@@ -214,7 +216,7 @@ pub struct StoredGame {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameQuery {
     /// Empty: every status.
-    pub statuses: Vec<Status>,
+    pub statuses: Vec<GameStatus>,
     /// Only games this player is seated in.
     pub seated: Option<String>,
     /// Who asks: unlisted games show only to their creator and their players.
@@ -234,8 +236,8 @@ pub struct GameCursor {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameListing {
-    pub record: GameRecord,
-    pub status: Status,
+    pub record: GameInfo,
+    pub status: GameStatus,
     pub seats: Vec<(Seat, PlayerInfo)>,
     pub winners: Vec<Seat>,
 }
@@ -270,7 +272,7 @@ pub trait GameStore: Send + Sync + 'static {
     /// within them, checked and written at once.
     async fn create_game(
         &self,
-        game: &GameRecord,
+        game: &GameInfo,
         seated: &[StoredAction],
         caps: Option<&PlayerCaps>,
     ) -> Result<Result<(), AtCap>, StoreError>;
@@ -537,13 +539,13 @@ pub async fn open_shared(
 ) -> Result<
     (
         std::sync::Arc<dyn Store>,
-        Option<std::sync::Arc<dyn cluster::ClusterStore>>,
+        Option<std::sync::Arc<dyn coordination::ClusterStore>>,
     ),
     StoreError,
 > {
     if is_postgres(url) {
         let store = std::sync::Arc::new(Traced::new(PostgresStore::connect(url).await?));
-        let shared: std::sync::Arc<dyn cluster::ClusterStore> = store.clone();
+        let shared: std::sync::Arc<dyn coordination::ClusterStore> = store.clone();
         Ok((store, Some(shared)))
     } else {
         Ok((std::sync::Arc::from(open(url).await?), None))

@@ -9,13 +9,13 @@ use async_trait::async_trait;
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
-use super::cluster::{ClusterStore, Leadership, Notification, Ownership, Renewal, Replica};
+use super::coordination::{ClusterStore, Leadership, Notification, Ownership, Renewal, Replica};
 use super::{
     ArrangedStore, ArrangedTable, AtCap, ChallengeRefused, Effects, Enqueued, GamePage, GameQuery,
     GameStore, LadderSeat, LadderStore, LeaderboardRow, NewPlayer, PlayerCaps, PlayerRatings,
     PlayerStore, RatingStore, SeriesRecord, StoreError, StoredAction, StoredGame,
 };
-use crate::domain::{GameRecord, LadderMatch, PlayerInfo, QueueEntry};
+use crate::domain::{GameInfo, LadderMatch, PlayerInfo, QueueEntry};
 use crate::metrics::store_call;
 use theboss_ladder::challenge::{AnswerRefused, ChallengeRecord, Policy};
 use theboss_ladder::rating::Rating;
@@ -73,7 +73,7 @@ impl<S: PlayerStore> PlayerStore for Traced<S> {
 impl<S: GameStore> GameStore for Traced<S> {
     async fn create_game(
         &self,
-        game: &GameRecord,
+        game: &GameInfo,
         seated: &[StoredAction],
         caps: Option<&PlayerCaps>,
     ) -> Result<Result<(), AtCap>, StoreError> {

@@ -4,7 +4,7 @@
 //! share. A connection may carry `options=-c search_path=…` so that tests can give each run
 //! its own schema.
 
-mod cluster;
+mod coordination;
 #[cfg(test)]
 mod plans;
 mod vacuum;
@@ -16,7 +16,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgQueryResult};
 
 use super::StoreError;
-use super::cluster::Replica;
+use super::coordination::Replica;
 use super::group::{Append, GroupCommit, Refused, Seating};
 use super::sql::{Backend, SqlStore};
 
@@ -60,7 +60,7 @@ macro_rules! others_live {
 
 /// The notification of one committed action, written in a transaction by replica `$8`,
 /// when another replica lives (`others_live!`). `r`, the replica that wrote it, comes first,
-/// so that its own listener can pass it by without parsing it (see `cluster::listen`).
+/// so that its own listener can pass it by without parsing it (see `coordination::listen`).
 pub(in crate::store) const NOTIFY_ACTION: &str = concat!(
     "SELECT pg_notify('theboss_actions', \
      json_build_object('r', $8::text, 'g', $1::text, 's', $2::bigint, 'p', $3::text, 'k', $4::text, \

@@ -14,13 +14,13 @@ use sqlx::pool::PoolConnection;
 use sqlx::postgres::PgPoolOptions;
 use sqlx::{AssertSqlSafe, Postgres, Row};
 
-use super::cluster::{
+use super::coordination::{
     CLAIM_GAME, CLAIM_ORPHANS, LIVE_REPLICAS, OWNED_GAMES, OWNERSHIP, RELEASE_GAMES, RENEW_LEASE,
 };
 use super::{APPEND_GROUP, APPEND_GROUP_SEATED, FENCE_GAME, PostgresStore};
-use crate::domain::Status;
+use crate::domain::GameStatus;
 use crate::store::group::{Append, Seating};
-use crate::store::sql::{arranged, games, ladder, listing, players, ratings};
+use crate::store::sql::{arranged, games, listing, players, queue, ratings};
 
 /// Tables that grow with the service's history: none may be read whole.
 const HISTORY: [&str; 14] = [
@@ -153,12 +153,12 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
             "30000, 100",
         ),
         ("SET_PROGRESS", games::SET_PROGRESS, "'s7'"),
-        ("WAITING_OF", ladder::WAITING_OF, "'p7'"),
-        ("LADDER_QUEUE", ladder::LADDER_QUEUE, ""),
-        ("LADDER_GAMES_OF", ladder::LADDER_GAMES_OF, "'p1001'"),
-        ("MARK_LADDER_ANSWERED", ladder::MARK_LADDER_ANSWERED, "'q3'"),
-        ("FORGET_LADDER_ENTRY", ladder::FORGET_LADDER_ENTRY, "'q3'"),
-        ("CANCEL_LADDER", ladder::CANCEL_LADDER, "'p3'"),
+        ("WAITING_OF", queue::WAITING_OF, "'p7'"),
+        ("LADDER_QUEUE", queue::LADDER_QUEUE, ""),
+        ("LADDER_GAMES_OF", queue::LADDER_GAMES_OF, "'p1001'"),
+        ("MARK_LADDER_ANSWERED", queue::MARK_LADDER_ANSWERED, "'q3'"),
+        ("FORGET_LADDER_ENTRY", queue::FORGET_LADDER_ENTRY, "'q3'"),
+        ("CANCEL_LADDER", queue::CANCEL_LADDER, "'p3'"),
         (
             "UPDATE_RATING",
             ratings::UPDATE_RATING,
@@ -311,12 +311,12 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
     all.extend([
         (
             "listing: the lobby (open and running tables)",
-            listing(&[Status::Open, Status::Running], None, None),
+            listing(&[GameStatus::Open, GameStatus::Running], None, None),
             "'p77', 'p77', 'p77', 'open', 21, 'p77', 'p77', 'p77', 'running', 21, 21",
         ),
         (
             "listing: finished games",
-            listing(&[Status::Finished], None, None),
+            listing(&[GameStatus::Finished], None, None),
             "'p77', 'p77', 'p77', 'finished', 21, 21",
         ),
         (

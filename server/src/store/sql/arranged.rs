@@ -7,7 +7,7 @@ use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, Type};
 
 use super::rows;
 use super::{Backend, SqlStore};
-use crate::domain::{PlayerInfo, SetTable, Status};
+use crate::domain::{GameStatus, PlayerInfo, SetTable};
 use crate::store::{ArrangedStore, ArrangedTable, ChallengeRefused, LadderSeat, StoreError};
 use theboss_ladder::challenge::{Answer, AnswerRefused, ChallengeRecord, ChallengeStatus, Policy};
 use theboss_ladder::tournament::{
@@ -655,7 +655,7 @@ where
                     game_id,
                     seat: rows::seat_from(seat)?,
                     players: rows::small(players, "players")?,
-                    series: super::ladder::series(series_id, index, tables)?,
+                    series: super::queue::series(series_id, index, tables)?,
                 })
             })
             .collect()
@@ -837,7 +837,7 @@ where
                     series_index: rows::small(index.unwrap_or(0), "series index")?,
                     table: SetTable {
                         players: by_game.get(game_id.as_str()).cloned().unwrap_or_default(),
-                        status: parse(Status::parse(&status), "status", &status)?.into(),
+                        status: parse(GameStatus::parse(&status), "status", &status)?.into(),
                         money: rows::money_from_text(&money)?,
                         acted: rows::acted_from_text(&acted)?,
                         game_id,

@@ -15,7 +15,7 @@ use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, QueryBuil
 use super::rows::{self, ActionRow, GameColumns, SeatRow};
 use super::{Backend, SqlStore, listing};
 use crate::domain::LimitKind;
-use crate::domain::{GameRecord, Status};
+use crate::domain::{GameInfo, GameStatus};
 use crate::store::group::{Append, Seating};
 use crate::store::{
     AtCap, Effects, GameCursor, GameListing, GamePage, GameQuery, GameStore, PlayerCaps,
@@ -100,7 +100,7 @@ where
 {
     async fn create_game(
         &self,
-        game: &GameRecord,
+        game: &GameInfo,
         seated: &[StoredAction],
         caps: Option<&PlayerCaps>,
     ) -> Result<Result<(), AtCap>, StoreError> {
@@ -175,7 +175,7 @@ where
             }),
             Action::Join { .. } | Action::Leave { .. } => None,
             _ if over => Some(Seating::Over {
-                finished_at: (effects.status == Status::Finished).then_some(action.at),
+                finished_at: (effects.status == GameStatus::Finished).then_some(action.at),
             }),
             _ => Some(Seating::Unchanged),
         };
@@ -260,7 +260,7 @@ where
         if effects.status.is_over() {
             sqlx::query(SEATS_OVER)
                 .bind(game_id)
-                .bind((effects.status == Status::Finished).then_some(action.at))
+                .bind((effects.status == GameStatus::Finished).then_some(action.at))
                 .execute(&mut *tx)
                 .await?;
         }
@@ -423,7 +423,7 @@ where
                 let finished_at = stored.actions.iter().map(|a| a.at).max();
                 sqlx::query(SEATS_OVER)
                     .bind(game.id.as_str())
-                    .bind(finished_at.filter(|_| effects.status == Status::Finished))
+                    .bind(finished_at.filter(|_| effects.status == GameStatus::Finished))
                     .execute(&mut *tx)
                     .await?;
             }
@@ -587,7 +587,7 @@ where
 
 async fn insert_game<'c, DB, E>(
     db: E,
-    game: &GameRecord,
+    game: &GameInfo,
     owner: Option<&str>,
 ) -> Result<(), StoreError>
 where
@@ -627,7 +627,7 @@ where
 async fn update_status<'c, DB, E>(
     db: E,
     game_id: &str,
-    status: Status,
+    status: GameStatus,
     winners: &str,
     money: &str,
     acted: &str,

@@ -7,7 +7,7 @@ use sqlx::{Encode, QueryBuilder, Type};
 use super::{Backend, rows};
 use crate::store::GameQuery;
 #[cfg(test)]
-use crate::{domain::Status, store::GameCursor};
+use crate::{domain::GameStatus, store::GameCursor};
 
 /// A page of the listing: the games the viewer may see, newest first, one more than the
 /// page holds (to tell whether another follows).
@@ -103,7 +103,7 @@ where
 /// The listing's statement as the plans tests check it: viewer `p77`, 20 games a page.
 #[cfg(test)]
 pub(in crate::store) fn listing_sql<DB>(
-    statuses: &[Status],
+    statuses: &[GameStatus],
     seated: Option<&str>,
     after: Option<(i64, &str)>,
 ) -> String

@@ -16,9 +16,9 @@
 
 pub(super) mod arranged;
 pub(super) mod games;
-pub(super) mod ladder;
 pub(super) mod listing;
 pub(super) mod players;
+pub(super) mod queue;
 pub(super) mod ratings;
 pub(super) mod rows;
 
@@ -26,7 +26,7 @@ use std::sync::{Arc, OnceLock};
 
 use sqlx::{Database, Pool};
 
-use super::cluster::Replica;
+use super::coordination::Replica;
 use super::group::GroupCommit;
 
 /// What differs between the backends beyond their pools.

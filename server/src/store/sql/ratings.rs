@@ -10,7 +10,7 @@ use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, QueryBuil
 
 use super::rows::{self, PlayerRow};
 use super::{Backend, SqlStore};
-use crate::domain::{PlayerInfo, SetTable, Status};
+use crate::domain::{GameStatus, PlayerInfo, SetTable};
 use crate::store::{
     LeaderboardRow, PlayerRatings, RatingJob, RatingRecord, RatingStore, SeriesRecord, StoreError,
 };
@@ -298,7 +298,7 @@ where
                     .filter(|(g, ..)| *g == game_id)
                     .map(|(_, _, player)| player.clone())
                     .collect(),
-                status: Status::parse(&status)
+                status: GameStatus::parse(&status)
                     .ok_or_else(|| rows::corrupt(format!("status {status:?}")))?
                     .into(),
                 money: rows::money_from_text(&money)?,

@@ -5,7 +5,7 @@
 use sqlx::{ColumnIndex, Database, Decode, Row, Type};
 use theboss_engine::{City, RulesVersion, Seat};
 
-use crate::domain::{GameRecord, PlayerInfo, SeriesRef, Settings, Status, Visibility};
+use crate::domain::{GameInfo, GameStatus, PlayerInfo, SeriesRef, Settings, Visibility};
 use crate::store::{GameListing, StoreError, StoredAction};
 use crate::table::Action;
 
@@ -150,7 +150,7 @@ pub(in crate::store) fn player_from_row((id, display_name, is_bot): PlayerRow) -
 /// A game row: its record, status and winners.
 pub(in crate::store) fn game_from_row(
     row: GameColumns,
-) -> Result<(GameRecord, Status, Vec<Seat>), StoreError> {
+) -> Result<(GameInfo, GameStatus, Vec<Seat>), StoreError> {
     let GameColumns {
         id,
         players,
@@ -190,7 +190,7 @@ pub(in crate::store) fn game_from_row(
     let settings = Settings::new(players, cities, turn_time_limit_secs, visibility)
         .map_err(|e| corrupt(format!("settings of game {id}: {e}")))?
         .with_rules(rules);
-    let status = Status::parse(&status).ok_or_else(|| corrupt(format!("status {status:?}")))?;
+    let status = GameStatus::parse(&status).ok_or_else(|| corrupt(format!("status {status:?}")))?;
     let winners = numbers_from_text(&winners)?;
     let series = match (series_id, series_index) {
         (Some(id), Some(index)) => Some(SeriesRef {
@@ -200,7 +200,7 @@ pub(in crate::store) fn game_from_row(
         }),
         _ => None,
     };
-    let record = GameRecord {
+    let record = GameInfo {
         id,
         settings,
         seed: seed_from_column(seed),

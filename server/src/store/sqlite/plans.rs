@@ -7,8 +7,8 @@
 use sqlx::{AssertSqlSafe, Sqlite};
 
 use super::SqliteStore;
-use crate::domain::Status;
-use crate::store::sql::{arranged, games, ladder, listing, players, ratings};
+use crate::domain::GameStatus;
+use crate::store::sql::{arranged, games, listing, players, queue, ratings};
 
 /// Tables that grow with the service's history, by the names and aliases the statements
 /// give them (SQLite's plans name the alias).
@@ -61,12 +61,12 @@ fn statements() -> Vec<(&'static str, String)> {
         ("HOUSE_GAMES_OF", games::HOUSE_GAMES_OF),
         ("EXPIRED_OPEN_GAMES", games::EXPIRED_OPEN_GAMES),
         ("SET_PROGRESS", games::SET_PROGRESS),
-        ("WAITING_OF", ladder::WAITING_OF),
-        ("LADDER_QUEUE", ladder::LADDER_QUEUE),
-        ("LADDER_GAMES_OF", ladder::LADDER_GAMES_OF),
-        ("MARK_LADDER_ANSWERED", ladder::MARK_LADDER_ANSWERED),
-        ("FORGET_LADDER_ENTRY", ladder::FORGET_LADDER_ENTRY),
-        ("CANCEL_LADDER", ladder::CANCEL_LADDER),
+        ("WAITING_OF", queue::WAITING_OF),
+        ("LADDER_QUEUE", queue::LADDER_QUEUE),
+        ("LADDER_GAMES_OF", queue::LADDER_GAMES_OF),
+        ("MARK_LADDER_ANSWERED", queue::MARK_LADDER_ANSWERED),
+        ("FORGET_LADDER_ENTRY", queue::FORGET_LADDER_ENTRY),
+        ("CANCEL_LADDER", queue::CANCEL_LADDER),
         ("UPDATE_RATING", ratings::UPDATE_RATING),
         ("PAIR_OF", ratings::PAIR_OF),
         ("RECORD_PAIR", ratings::RECORD_PAIR),
@@ -87,7 +87,7 @@ fn statements() -> Vec<(&'static str, String)> {
     all.extend([
         (
             "listing: the lobby",
-            listing(&[Status::Open, Status::Running], None, None),
+            listing(&[GameStatus::Open, GameStatus::Running], None, None),
         ),
         (
             "listing: a player's own games",

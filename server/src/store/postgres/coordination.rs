@@ -12,7 +12,7 @@ use sqlx::{Connection, Executor};
 use tokio::sync::{mpsc, oneshot};
 
 use super::PostgresStore;
-use crate::store::cluster::{
+use crate::store::coordination::{
     ClusterStore, LadderSignal, Leadership, Notification, Ownership, Renewal, Replica,
 };
 use crate::store::sql::rows::{self, ActionRow};
@@ -196,7 +196,7 @@ impl ClusterStore for PostgresStore {
                 .fetch_optional(&self.pool)
                 .await?;
         Ok(row.map(|(status, owner, url, alive)| {
-            let over = crate::domain::Status::parse(&status).is_some_and(|s| s.is_over());
+            let over = crate::domain::GameStatus::parse(&status).is_some_and(|s| s.is_over());
             match (over, owner, url, alive) {
                 (true, ..) => Ownership::Over,
                 (false, Some(id), Some(url), Some(true)) => Ownership::Owned(Replica { id, url }),

@@ -28,7 +28,7 @@ use tokio::sync::{broadcast, watch};
 use tonic::transport::{Channel, Endpoint};
 use tracing::Instrument;
 
-use crate::store::cluster::{ClusterStore, LadderSignal, Notification, Renewal, Replica};
+use crate::store::coordination::{ClusterStore, LadderSignal, Notification, Renewal, Replica};
 use crate::store::{StoreError, StoredAction};
 
 /// This replica's games, as the cluster needs them.

@@ -10,7 +10,7 @@ use super::{Ladder, Signal};
 use crate::domain::{PlayerInfo, now_micros};
 use crate::game_error::{GameError, LimitKind};
 use crate::store::ChallengeRefused;
-use crate::store::cluster::LadderSignal;
+use crate::store::coordination::LadderSignal;
 use theboss_ladder::challenge::{
     Answer, AnswerRefused, ChallengeRecord, ChallengeStatus, MAX_OPEN_CHALLENGES, Policy,
 };

@@ -5,7 +5,7 @@
 use theboss_engine::Seat;
 
 use crate::domain::{
-    GameRecord, LadderMatch, PlayerInfo, SeriesRef, Settings, Visibility, now_micros,
+    GameInfo, LadderMatch, PlayerInfo, SeriesRef, Settings, Visibility, now_micros,
 };
 use crate::game_error::GameError;
 use crate::games::Games;
@@ -71,7 +71,7 @@ pub async fn seat(games: &Games, seating: Seating<'_>) -> Result<Vec<LadderMatch
             index: u8::try_from(index).unwrap_or(u8::MAX),
             tables: s.tables,
         });
-        let record = GameRecord {
+        let record = GameInfo {
             id: game_id.clone(),
             settings: Settings::new(n, vec![], seating.turn_secs, Visibility::Public)
                 .map_err(|e| GameError::invalid("players", e.to_string()))?,

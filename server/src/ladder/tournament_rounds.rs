@@ -7,8 +7,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::arrange::{self, Seating};
-use super::{Ladder, Signal, challenges};
+use super::seating::{self, Seating};
+use super::{Ladder, Signal, challenging};
 use crate::domain::{PlayerInfo, now_micros};
 use crate::game_error::{GameError, LimitKind};
 use crate::games::Games;
@@ -296,7 +296,7 @@ async fn advance(
             .iter()
             .map(|t| t.iter().map(|id| info[id.as_str()].clone()).collect())
             .collect();
-        arrange::seat(
+        seating::seat(
             games,
             Seating {
                 tables: &tables,
@@ -310,6 +310,6 @@ async fn advance(
         seated.extend(layout.tables.iter().flatten().cloned());
     }
     tracing::info!(tournament = %tournament_id, sets = round.len(), "tournament round seated");
-    challenges::tell(signal, seated).await;
+    challenging::tell(signal, seated).await;
     Ok(())
 }
