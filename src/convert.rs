@@ -496,8 +496,8 @@ pub fn legal_from_wire(
 pub fn view_from_wire(view: &v1::GameView) -> Result<engine::View, WireError> {
     let players = u8::try_from(view.seats.len())
         .ok()
-        .filter(|n| (2..=4).contains(n))
-        .ok_or_else(|| WireError::new("view.seats", "a game has 2 to 4 seats"))?;
+        .filter(|n| engine::PLAYER_COUNTS.contains(n))
+        .ok_or_else(|| WireError::new("view.seats", "not a player count the rules allow"))?;
     let seat_in = |value: u32, field: &str| -> Result<engine::Seat, WireError> {
         u8::try_from(value)
             .ok()

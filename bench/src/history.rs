@@ -1,4 +1,4 @@
-//! History at scale (issue 21): the same figures — an idle `GetView`, one game alone, and
+//! History at scale: the same figures — an idle `GetView`, one game alone, and
 //! concurrent games — on an empty store and on one pre-filled with a million finished games
 //! (`theboss_server::store::history`, bulk-loaded by the database itself, never analyzed),
 //! side by side in one run, so that their ratio says what history costs the hot paths.
@@ -77,6 +77,7 @@ async fn measure(url: &str, actions: usize, games: usize) -> anyhow::Result<Roun
         games,
         players: 4,
         rounds: 1,
+        record_acks: false,
     })
     .await?;
     server.stop().await;

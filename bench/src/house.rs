@@ -1,4 +1,4 @@
-//! What a house-bot game costs the server (issue #23): one person (a random player over
+//! What a house-bot game costs the server: one person (a random player over
 //! gRPC, following its `WatchGame` stream as a page does) plays 4-player tables whose other
 //! three seats are house bots of one strategy, one game after the other; the server's CPU
 //! per game and per house turn, beside the same games with all four seats played by remote

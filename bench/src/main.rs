@@ -7,6 +7,7 @@
 
 mod attack;
 mod child;
+mod failover_db;
 mod history;
 mod house;
 mod latency;
@@ -56,6 +57,22 @@ enum Command {
     /// against one server on PostgreSQL, sampled every period; fails on any error or on
     /// memory that keeps growing.
     Soak(SoakArgs),
+    /// The database's primary lost under load: rounds on a fresh Patroni cluster each
+    /// (`deploy/ha/`; `.ci/install-ha` installs it) with two server replicas and the load
+    /// generator, without a failure, then with the primary's PostgreSQL SIGKILLed, then its
+    /// whole node: the longest pause, actions/s before and after, acknowledged turns the store
+    /// lacks (0), games finished.
+    FailoverDb {
+        /// Concurrent 4-player games.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Games each of them plays one after the other (the load must outlast the failure).
+        #[arg(long, default_value_t = 8)]
+        rounds: usize,
+        /// Seconds of load before the failure.
+        #[arg(long, default_value_t = 15)]
+        warmup_secs: u64,
+    },
     /// What a game against three house bots costs the server, per strategy, beside a game of
     /// four remote players (SQLite store).
     House {
@@ -200,7 +217,24 @@ async fn main() -> anyhow::Result<()> {
                 .init();
             limits::serve_echo(listen).await
         }
-        Some(Command::Soak(args)) => soak(args).await,
+        Some(Command::Soak(args)) => until_signalled(soak(args)).await,
+        Some(Command::FailoverDb {
+            games,
+            rounds,
+            warmup_secs,
+        }) => {
+            tracing_subscriber::fmt()
+                .with_env_filter(EnvFilter::new("warn"))
+                .with_writer(std::io::stderr)
+                .init();
+            until_signalled(async move {
+                let rounds =
+                    failover_db::run(games, rounds, Duration::from_secs(warmup_secs)).await?;
+                println!("{}", failover_db::Table(rounds));
+                Ok(())
+            })
+            .await
+        }
         Some(Command::House { games, think_ms }) => {
             tracing_subscriber::fmt()
                 .with_env_filter(EnvFilter::new("warn"))
@@ -211,7 +245,19 @@ async fn main() -> anyhow::Result<()> {
             println!("{}", house::run(&url, games, think_ms).await?);
             Ok(())
         }
-        None => run(cli.run).await,
+        None => until_signalled(run(cli.run)).await,
+    }
+}
+
+/// A run that ends on SIGINT or SIGTERM as on an error: its futures dropped (and with them
+/// its child servers, killed), so that `main` returns and the PostgreSQL schemas it made are
+/// dropped as the process exits.
+async fn until_signalled(
+    run: impl std::future::Future<Output = anyhow::Result<()>>,
+) -> anyhow::Result<()> {
+    tokio::select! {
+        result = run => result,
+        () = theboss_server::shutdown::signal() => anyhow::bail!("interrupted"),
     }
 }
 
@@ -308,6 +354,7 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
                     games: args.games,
                     players: 4,
                     rounds: args.rounds,
+                    record_acks: false,
                 })
                 .await?;
                 let cpu = cpu.finish().await;

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::time::Duration;
 
+use clap::{Subcommand, ValueEnum};
 use serde::Serialize;
 use theboss::v1::{self, offers_response::Message};
 use theboss_client::{ClientError, Session};
@@ -431,4 +432,126 @@ pub fn tournament_line(t: &v1::Tournament) -> String {
         t.entrants.len(),
         status_name(t.status())
     )
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TournamentCommand {
+    /// Create a tournament, open for entries until you start it.
+    Create {
+        name: String,
+        #[arg(long, value_enum, default_value = "round-robin")]
+        format: FormatArg,
+        /// Players per game.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=4))]
+        players: u32,
+        /// Comparisons of each pair (a gauntlet: of the hero with each entrant).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
+        sets: u32,
+        /// A gauntlet's hero (a player id).
+        #[arg(long)]
+        hero: Option<String>,
+        /// Most entrants (default 16).
+        #[arg(long, default_value_t = 0)]
+        max_entrants: u32,
+        /// Rate its sets on the ladder.
+        #[arg(long)]
+        rated: bool,
+        /// Do not enter it yourself.
+        #[arg(long)]
+        no_enter: bool,
+    },
+    /// Enter a tournament that has not started.
+    Enter { tournament: String },
+    /// Leave a tournament that has not started.
+    Leave { tournament: String },
+    /// Start your tournament.
+    Start { tournament: String },
+    /// Enter (if need be) and play your games until it finishes.
+    Play { tournament: String },
+    /// Standings and crosstable.
+    Show {
+        tournament: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Tournaments, newest first.
+    List {
+        #[arg(long, value_enum)]
+        status: Option<TournamentStatusArg>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    RoundRobin,
+    Gauntlet,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TournamentStatusArg {
+    Open,
+    Running,
+    Finished,
+}
+
+/// Runs one `boss tournament` subcommand.
+pub async fn tournament(
+    session: &theboss_client::Session,
+    command: TournamentCommand,
+    io: &mut Io<'_>,
+) -> Result<(), CommandError> {
+    let line = match command {
+        TournamentCommand::Create {
+            name,
+            format,
+            players,
+            sets,
+            hero,
+            max_entrants,
+            rated,
+            no_enter,
+        } => {
+            session
+                .create_tournament(v1::CreateTournamentRequest {
+                    name,
+                    format: match format {
+                        FormatArg::RoundRobin => v1::TournamentFormat::RoundRobin,
+                        FormatArg::Gauntlet => v1::TournamentFormat::Gauntlet,
+                    } as i32,
+                    players,
+                    sets_per_pair: sets,
+                    hero_id: hero.unwrap_or_default(),
+                    max_entrants,
+                    rated,
+                    enter: !no_enter,
+                })
+                .await?
+        }
+        TournamentCommand::Enter { tournament } => {
+            session.enter_tournament(&tournament, false).await?
+        }
+        TournamentCommand::Leave { tournament } => {
+            session.enter_tournament(&tournament, true).await?
+        }
+        TournamentCommand::Start { tournament } => session.start_tournament(&tournament).await?,
+        TournamentCommand::Play { tournament } => {
+            return play_tournament(session, &tournament, io).await;
+        }
+        TournamentCommand::Show { tournament, json } => {
+            return show(session, &tournament, json, io.out).await;
+        }
+        TournamentCommand::List { status, json } => {
+            let status = match status {
+                None => v1::TournamentStatus::Unspecified,
+                Some(TournamentStatusArg::Open) => v1::TournamentStatus::Open,
+                Some(TournamentStatusArg::Running) => v1::TournamentStatus::Running,
+                Some(TournamentStatusArg::Finished) => v1::TournamentStatus::Finished,
+            };
+            return list(session, status, json, io.out).await;
+        }
+    };
+    writeln!(io.out, "{}", tournament_line(&line))?;
+    Ok(())
 }

@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use clap::{Args, ValueEnum};
 use serde::Serialize;
 use theboss::convert::{view_from_wire, view_to_wire};
 use theboss::v1::{self, game_event::Kind};
@@ -660,5 +661,100 @@ pub async fn replay(
     let mut wire = wire_names(&view);
     wire.status = v1::GameStatus::Finished as i32;
     write!(out, "{}", render::table(&wire, &view, painter))?;
+    Ok(())
+}
+
+/// What `boss create` asks for.
+#[derive(Debug, Args)]
+pub struct CreateArgs {
+    /// Players at the table.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(2..=4))]
+    pub players: u32,
+    /// An optional city set, by number (1 New York … 7 Philadelphia), e.g. `--cities 2,3,5`.
+    #[arg(long, value_delimiter = ',')]
+    pub cities: Vec<u8>,
+    /// Seconds per turn (0: no limit).
+    #[arg(long, default_value_t = 0)]
+    pub turn_time: u32,
+    /// Leave the game out of public listings.
+    #[arg(long)]
+    pub unlisted: bool,
+    /// Print the game's id as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `boss create`: a table for others to join.
+pub async fn create(
+    session: &Session,
+    args: &CreateArgs,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    let cities = args
+        .cities
+        .iter()
+        .map(|&n| {
+            City::from_number(n)
+                .ok_or_else(|| CommandError::Usage(format!("{n} is not a city number (1-7)")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let id = session
+        .create_game(
+            settings(args.players, &cities, args.turn_time, args.unlisted),
+            None,
+        )
+        .await?;
+    if args.json {
+        writeln!(out, "{}", serde_json::json!({ "game_id": id }))?;
+    } else {
+        writeln!(out, "Created game {id}. Join it with: boss join {id}")?;
+    }
+    Ok(())
+}
+
+/// `boss register`: who you are, once [`login`] found or made your identity.
+pub fn register(
+    session: &Session,
+    token_file: &Path,
+    out: &mut dyn Write,
+) -> Result<(), CommandError> {
+    writeln!(
+        out,
+        "You are {} ({}); your token is saved in {}.",
+        session.credentials.display_name,
+        session.player_id(),
+        token_file.display()
+    )?;
+    Ok(())
+}
+
+/// Who may challenge you (`boss profile --challenges`).
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum PolicyArg {
+    /// Anyone.
+    Open,
+    /// Bots only.
+    Bots,
+    /// Nobody.
+    Closed,
+}
+
+/// `boss profile --description/--challenges`: changes your own profile.
+pub async fn update_profile(
+    session: &Session,
+    description: Option<&str>,
+    challenges: Option<PolicyArg>,
+) -> Result<(), CommandError> {
+    if let Some(description) = description {
+        session.update_profile(description).await?;
+    }
+    if let Some(policy) = challenges {
+        let policy = match policy {
+            PolicyArg::Open => v1::ChallengePolicy::Open,
+            PolicyArg::Bots => v1::ChallengePolicy::BotsOnly,
+            PolicyArg::Closed => v1::ChallengePolicy::Closed,
+        };
+        session.set_challenge_policy(policy).await?;
+    }
     Ok(())
 }

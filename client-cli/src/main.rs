@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 use theboss::v1;
 use theboss_bot::strategy::StrategyKind;
 use theboss_cli::arranged;
@@ -13,7 +13,6 @@ use theboss_cli::commands::{self, CommandError};
 use theboss_cli::play::{Io, PlayError};
 use theboss_cli::render::Painter;
 use theboss_client::{Connection, Credentials};
-use theboss_engine::City;
 use tokio::sync::mpsc;
 
 #[derive(Debug, Parser)]
@@ -57,7 +56,7 @@ enum Command {
     /// Register (or show) your identity on the server.
     Register,
     /// Create a game for others to join.
-    Create(CreateArgs),
+    Create(commands::CreateArgs),
     /// Take a seat in a game and play it.
     Join {
         game: String,
@@ -112,7 +111,7 @@ enum Command {
         description: Option<String>,
         /// Who may challenge you.
         #[arg(long, value_enum, conflicts_with = "player")]
-        challenges: Option<PolicyArg>,
+        challenges: Option<commands::PolicyArg>,
         #[arg(long)]
         json: bool,
     },
@@ -155,7 +154,7 @@ enum Command {
     /// Tournaments of duplicate sets: create, enter, start, play, show, list.
     Tournament {
         #[command(subcommand)]
-        command: TournamentCommand,
+        command: arranged::TournamentCommand,
     },
     /// Write your finished games as game records, one JSON line each (NDJSON).
     Export {
@@ -183,95 +182,6 @@ enum Command {
     },
 }
 
-#[derive(Debug, Subcommand)]
-enum TournamentCommand {
-    /// Create a tournament, open for entries until you start it.
-    Create {
-        name: String,
-        #[arg(long, value_enum, default_value = "round-robin")]
-        format: FormatArg,
-        /// Players per game.
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(2..=4))]
-        players: u32,
-        /// Comparisons of each pair (a gauntlet: of the hero with each entrant).
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=10))]
-        sets: u32,
-        /// A gauntlet's hero (a player id).
-        #[arg(long)]
-        hero: Option<String>,
-        /// Most entrants (default 16).
-        #[arg(long, default_value_t = 0)]
-        max_entrants: u32,
-        /// Rate its sets on the ladder.
-        #[arg(long)]
-        rated: bool,
-        /// Do not enter it yourself.
-        #[arg(long)]
-        no_enter: bool,
-    },
-    /// Enter a tournament that has not started.
-    Enter { tournament: String },
-    /// Leave a tournament that has not started.
-    Leave { tournament: String },
-    /// Start your tournament.
-    Start { tournament: String },
-    /// Enter (if need be) and play your games until it finishes.
-    Play { tournament: String },
-    /// Standings and crosstable.
-    Show {
-        tournament: String,
-        #[arg(long)]
-        json: bool,
-    },
-    /// Tournaments, newest first.
-    List {
-        #[arg(long, value_enum)]
-        status: Option<TournamentStatusArg>,
-        #[arg(long)]
-        json: bool,
-    },
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum FormatArg {
-    RoundRobin,
-    Gauntlet,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum TournamentStatusArg {
-    Open,
-    Running,
-    Finished,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum PolicyArg {
-    /// Anyone.
-    Open,
-    /// Bots only.
-    Bots,
-    /// Nobody.
-    Closed,
-}
-
-#[derive(Debug, Args)]
-struct CreateArgs {
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(2..=4))]
-    players: u32,
-    /// An optional city set, by number (1 New York … 7 Philadelphia), e.g. `--cities 2,3,5`.
-    #[arg(long, value_delimiter = ',')]
-    cities: Vec<u8>,
-    /// Seconds per turn (0: no limit).
-    #[arg(long, default_value_t = 0)]
-    turn_time: u32,
-    /// Leave the game out of public listings.
-    #[arg(long)]
-    unlisted: bool,
-    #[arg(long)]
-    json: bool,
-}
-
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum StatusArg {
     Open,
@@ -289,65 +199,6 @@ impl From<StatusArg> for v1::GameStatus {
             StatusArg::Aborted => v1::GameStatus::Aborted,
         }
     }
-}
-
-async fn tournament(
-    session: &theboss_client::Session,
-    command: TournamentCommand,
-    io: &mut Io<'_>,
-) -> Result<(), CommandError> {
-    let line = match command {
-        TournamentCommand::Create {
-            name,
-            format,
-            players,
-            sets,
-            hero,
-            max_entrants,
-            rated,
-            no_enter,
-        } => {
-            session
-                .create_tournament(v1::CreateTournamentRequest {
-                    name,
-                    format: match format {
-                        FormatArg::RoundRobin => v1::TournamentFormat::RoundRobin,
-                        FormatArg::Gauntlet => v1::TournamentFormat::Gauntlet,
-                    } as i32,
-                    players,
-                    sets_per_pair: sets,
-                    hero_id: hero.unwrap_or_default(),
-                    max_entrants,
-                    rated,
-                    enter: !no_enter,
-                })
-                .await?
-        }
-        TournamentCommand::Enter { tournament } => {
-            session.enter_tournament(&tournament, false).await?
-        }
-        TournamentCommand::Leave { tournament } => {
-            session.enter_tournament(&tournament, true).await?
-        }
-        TournamentCommand::Start { tournament } => session.start_tournament(&tournament).await?,
-        TournamentCommand::Play { tournament } => {
-            return arranged::play_tournament(session, &tournament, io).await;
-        }
-        TournamentCommand::Show { tournament, json } => {
-            return arranged::show(session, &tournament, json, io.out).await;
-        }
-        TournamentCommand::List { status, json } => {
-            let status = match status {
-                None => v1::TournamentStatus::Unspecified,
-                Some(TournamentStatusArg::Open) => v1::TournamentStatus::Open,
-                Some(TournamentStatusArg::Running) => v1::TournamentStatus::Running,
-                Some(TournamentStatusArg::Finished) => v1::TournamentStatus::Finished,
-            };
-            return arranged::list(session, status, json, io.out).await;
-        }
-    };
-    writeln!(io.out, "{}", arranged::tournament_line(&line))?;
-    Ok(())
 }
 
 /// Lines of stdin, read on a thread of their own so the game can go on meanwhile.
@@ -420,37 +271,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         )
         .await
         .map(drop),
-        Command::Register => {
-            writeln!(
-                out,
-                "You are {} ({}); your token is saved in {}.",
-                session.credentials.display_name,
-                session.player_id(),
-                token_file.display()
-            )?;
-            Ok(())
-        }
-        Command::Create(args) => {
-            let cities = args
-                .cities
-                .iter()
-                .map(|&n| {
-                    City::from_number(n).with_context(|| format!("{n} is not a city number (1-7)"))
-                })
-                .collect::<anyhow::Result<Vec<_>>>()?;
-            let id = session
-                .create_game(
-                    commands::settings(args.players, &cities, args.turn_time, args.unlisted),
-                    None,
-                )
-                .await?;
-            if args.json {
-                writeln!(out, "{}", serde_json::json!({ "game_id": id }))?;
-            } else {
-                writeln!(out, "Created game {id}. Join it with: boss join {id}")?;
-            }
-            Ok(())
-        }
+        Command::Register => commands::register(&session, &token_file, &mut out),
+        Command::Create(args) => commands::create(&session, &args, &mut out).await,
         Command::Join { game, seat } => commands::join_and_play(
             &session,
             &game,
@@ -502,17 +324,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             challenges,
             json,
         } => {
-            if let Some(description) = description {
-                session.update_profile(&description).await?;
-            }
-            if let Some(policy) = challenges {
-                let policy = match policy {
-                    PolicyArg::Open => v1::ChallengePolicy::Open,
-                    PolicyArg::Bots => v1::ChallengePolicy::BotsOnly,
-                    PolicyArg::Closed => v1::ChallengePolicy::Closed,
-                };
-                session.set_challenge_policy(policy).await?;
-            }
+            commands::update_profile(&session, description.as_deref(), challenges).await?;
             let player = player.unwrap_or_else(|| session.player_id().to_string());
             commands::profile(&session, &player, json, &mut out).await
         }
@@ -565,7 +377,7 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
                 painter,
                 interactive,
             };
-            tournament(&session, command, &mut io).await
+            arranged::tournament(&session, command, &mut io).await
         }
         Command::Export {
             out: file,

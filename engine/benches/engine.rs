@@ -1,5 +1,5 @@
 //! Throughput of the engine: complete random games per second for 2, 3 and 4 players, and
-//! `view()` calls per second. Target (issue 2): at least 20,000 complete random 4-player games
+//! `view()` calls per second. Target: at least 20,000 complete random 4-player games
 //! per second on one core.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};

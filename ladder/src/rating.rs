@@ -268,7 +268,7 @@ pub struct Pairs {
 /// The ratings a result moves, from the players' ratings before it (`before`, by player and
 /// category; missing means a fresh rating): each contest rated by Weng-Lin, each player's
 /// change scaled by its opponents' mean [`Rating::weight`]. In a game arranged for named
-/// players (`arranged`), an opponent already met so within the period weighs nothing; a
+/// players (`challenge`, `tournament`), an opponent already met so within the period weighs nothing; a
 /// player whose every opponent is one is not rated at all.
 pub fn rate_contests(
     rated: &Rated,

@@ -142,6 +142,18 @@ pub fn check_start(
     Ok(())
 }
 
+/// A tournament with its results.
+#[derive(Debug, Clone)]
+pub struct TournamentReport {
+    pub tournament: TournamentRecord,
+    pub standings: Vec<crate::crosstable::Standing>,
+    pub crosstable: Vec<crate::crosstable::Cell>,
+    /// Games being played: (game id, player ids by seat, set id, table index).
+    pub games: Vec<(String, Vec<String>, Option<String>, u8)>,
+    pub sets_finished: u32,
+    pub sets_running: u32,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@ beside the Rust engine running the same loop, in the same process on the same ma
 
     python benchmarks/playout.py [--games 3000]
 
-The target (issue 24): Python at least a quarter of Rust's games per second.
+The target: Python at least a quarter of Rust's games per second.
 """
 
 import argparse

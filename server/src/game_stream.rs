@@ -95,7 +95,7 @@ pub fn stream(
 
 /// A stream whose work runs in its span, entered at each poll: one span for the stream's
 /// life, where instrumenting each item's future would clone and close it per item (about 1%
-/// of the server's CPU under load, issue 21's profile).
+/// of the server's CPU under load in a profile).
 struct InSpan {
     span: tracing::Span,
     items: WatchStream,
@@ -199,7 +199,7 @@ impl Watcher {
     /// Queues a batch's updates past `last_seq`. Returns whether the game is over.
     fn forward(&mut self, batch: &Batch) -> bool {
         if batch.seq_after() > self.last_seq {
-            let updates = wire::encoded_updates(batch, self.viewer(batch), self.views);
+            let updates = wire::encoded_updates(batch.step(), self.viewer(batch), self.views);
             for (seq, bytes) in updates.iter() {
                 if *seq > self.last_seq {
                     self.send(WatchGameResponse::Update(bytes.clone()));
@@ -228,7 +228,7 @@ impl Watcher {
         } = subscription;
         let over = match after_seq {
             None => {
-                let snapshot = wire::batch_view(&latest, self.viewer(&latest));
+                let snapshot = wire::view_after(latest.step(), self.viewer(&latest));
                 self.send_message(Message::Snapshot(snapshot));
                 self.last_seq = latest.seq_after();
                 latest.state.status.is_over()

@@ -43,6 +43,7 @@ pub use actor::ActorOptions;
 pub use config::Config;
 pub use ladder::LadderOptions;
 pub use limits::Limits;
+pub use limits::fixed::MAX_REQUEST_BYTES;
 pub use options::Options;
 pub use replicas::ClusterOptions;
-pub use server::{MAX_REQUEST_BYTES, ServerError, Storage, run, serve};
+pub use server::{ServerError, Storage, run, serve};

@@ -14,7 +14,7 @@
 //! [`Targets`]: decided once per call site, it costs nothing per span. Only a filter that
 //! needs `EnvFilter`'s span and field directives (`[rpc{method=SubmitAction}]=debug`) is
 //! one, and pays for them: under load `EnvFilter` looked up every span it saw entered, left
-//! and closed (about 1% of the server's CPU, issue 21's profile).
+//! and closed (about 1% of the server's CPU in a profile).
 
 use std::collections::HashMap;
 use std::io::IsTerminal;

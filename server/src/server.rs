@@ -233,10 +233,12 @@ pub async fn run(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(
-            GameServiceServer::new(game_service).max_decoding_message_size(MAX_REQUEST_BYTES),
+            GameServiceServer::new(game_service)
+                .max_decoding_message_size(crate::limits::fixed::MAX_REQUEST_BYTES),
         )
         .add_service(
-            LadderServiceServer::new(ladder_service).max_decoding_message_size(MAX_REQUEST_BYTES),
+            LadderServiceServer::new(ladder_service)
+                .max_decoding_message_size(crate::limits::fixed::MAX_REQUEST_BYTES),
         )
         .serve_with_incoming_shutdown(
             net::accept(listener, limits, &options.addresses, Arc::default()),
@@ -246,7 +248,3 @@ pub async fn run(
     tracing::info!("stopped");
     Ok(())
 }
-
-/// The largest request message the services decode: the largest honest one is well under a
-/// kilobyte, and a larger one is refused (OUT_OF_RANGE) before it costs its decoding.
-pub const MAX_REQUEST_BYTES: usize = 64 * 1024;

@@ -10,7 +10,7 @@ use thiserror::Error;
 
 use crate::domain::{GameInfo, GameStatus, PlayerInfo, Settings};
 
-/// Seats that time out this many turns in a row forfeit (ladder rule, issue #6).
+/// Seats that time out this many turns in a row forfeit (a ladder rule: see the README's ladder section).
 pub const TIMEOUTS_TO_FORFEIT: u32 = 3;
 
 /// Why an open table that nobody filled in time was aborted.
@@ -359,6 +359,38 @@ impl TableState {
             }
         }
     }
+}
+
+/// One action as the log shows it: its events and when it was committed.
+#[derive(Debug, Clone)]
+pub struct Logged {
+    pub seq_before: u64,
+    pub events: std::sync::Arc<[TableEvent]>,
+    pub at: i64,
+}
+
+impl Logged {
+    /// The events a viewer may see, numbered; `reveal_all` once the game is over.
+    pub fn visible_events(
+        &self,
+        viewer: Viewer,
+        reveal_all: bool,
+    ) -> impl Iterator<Item = (u64, &TableEvent)> {
+        numbered(self.seq_before, &self.events, viewer, reveal_all)
+    }
+}
+
+/// The events after event `seq_before` a viewer may see, numbered; `reveal_all` once the
+/// game is over.
+pub fn numbered(
+    seq_before: u64,
+    events: &[TableEvent],
+    viewer: Viewer,
+    reveal_all: bool,
+) -> impl Iterator<Item = (u64, &TableEvent)> {
+    (seq_before + 1..)
+        .zip(events)
+        .filter(move |(_, e)| e.visible_to(viewer, reveal_all))
 }
 
 #[cfg(test)]

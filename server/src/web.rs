@@ -38,7 +38,7 @@ pub fn cors(origins: &[String]) -> Result<CorsLayer, BadOrigin> {
     // An answer varies with the request only where it names the caller's origin: with any
     // origin allowed it says `*`, and the methods and headers allowed are fixed lists. So
     // `Vary` is sent only with a list of origins, and is not built for every response (it
-    // was close to 1% of the server's CPU per action, issue 21's profile).
+    // was close to 1% of the server's CPU per action in a profile).
     let (allow_origin, vary) = if origins.is_empty() {
         (AllowOrigin::any(), Vec::new())
     } else {

@@ -9,13 +9,14 @@
 //! on its own task, not on the game's.
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use theboss_engine::Viewer;
 
 use crate::domain::GameInfo;
 use crate::store::{StoreError, StoredAction};
-use crate::table::{Action, TableEvent, TableState};
+use crate::table::{Action, Logged, TableEvent, TableState, numbered};
+use crate::wire::{self, Encodings};
 
 /// Every this many actions the log keeps the table, so any earlier one is a few actions'
 /// replay away.
@@ -37,39 +38,8 @@ pub struct Batch {
     /// When the seat to move will be played for (micros), if the game has a clock.
     pub deadline: Option<i64>,
     /// The encoded updates of each kind of viewer, made once by the first watcher or answer
-    /// that needs them and shared by the others. `wire::encoded_updates` owns what goes in;
-    /// the log only keeps the encodings alive as long as the batch.
-    pub encoded: EncodedSlots,
-}
-
-/// How many encodings a batch may keep: one per kind of viewer (four seats, spectators) and
-/// per choice of views (on every update, or on an action's last one).
-pub const ENCODED_SLOTS: usize = 10;
-
-/// One viewer's updates of a batch, each with its seq, each a `GameUpdate`'s encoding.
-pub type Encoded = Arc<[(u64, bytes::Bytes)]>;
-
-/// A batch's encoded updates, each slot filled once by whoever needs it first, and the
-/// encoding of what every viewer sees of the table after it, which they all start from.
-#[derive(Debug, Default)]
-pub struct EncodedSlots {
-    slots: [OnceLock<Encoded>; ENCODED_SLOTS],
-    public_view: OnceLock<bytes::Bytes>,
-}
-
-impl EncodedSlots {
-    /// The encoding in `slot`, made by `encode` if it is the first to be asked for.
-    ///
-    /// # Panics
-    /// If `slot` is not below [`ENCODED_SLOTS`].
-    pub fn get_or_init(&self, slot: usize, encode: impl FnOnce() -> Encoded) -> Encoded {
-        self.slots[slot].get_or_init(encode).clone()
-    }
-
-    /// The public view's encoding, made by `encode` if it is the first to be asked for.
-    pub fn public_view(&self, encode: impl FnOnce() -> bytes::Bytes) -> bytes::Bytes {
-        self.public_view.get_or_init(encode).clone()
-    }
+    /// that needs them and shared by the others (`wire` owns what goes in).
+    pub encoded: Encodings,
 }
 
 impl Batch {
@@ -85,35 +55,18 @@ impl Batch {
     ) -> impl Iterator<Item = (u64, &TableEvent)> {
         numbered(self.seq_before, &self.events, viewer, reveal_all)
     }
-}
 
-fn numbered(
-    seq_before: u64,
-    events: &[TableEvent],
-    viewer: Viewer,
-    reveal_all: bool,
-) -> impl Iterator<Item = (u64, &TableEvent)> {
-    (seq_before + 1..)
-        .zip(events)
-        .filter(move |(_, e)| e.visible_to(viewer, reveal_all))
-}
-
-/// One action as the log shows it: its events and when it was committed.
-#[derive(Debug, Clone)]
-pub struct Logged {
-    pub seq_before: u64,
-    pub events: Arc<[TableEvent]>,
-    pub at: i64,
-}
-
-impl Logged {
-    /// The events a viewer may see, numbered; `reveal_all` once the game is over.
-    pub fn visible_events(
-        &self,
-        viewer: Viewer,
-        reveal_all: bool,
-    ) -> impl Iterator<Item = (u64, &TableEvent)> {
-        numbered(self.seq_before, &self.events, viewer, reveal_all)
+    /// The step as `wire` encodes it.
+    pub fn step(&self) -> wire::Step<'_> {
+        wire::Step {
+            record: &self.record,
+            seed_commitment: &self.seed_commitment,
+            state: &self.state,
+            seq_before: self.seq_before,
+            events: &self.events,
+            deadline: self.deadline,
+            encodings: &self.encoded,
+        }
     }
 }
 

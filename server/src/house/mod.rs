@@ -62,7 +62,7 @@ impl Default for HouseOptions {
     }
 }
 
-/// The strategy a request's `BOT_STRATEGY_UNSPECIFIED` stands for: the strongest (issue 25:
+/// The strategy a request's `BOT_STRATEGY_UNSPECIFIED` stands for: the strongest (in the arena,
 /// the search wins most games against three heuristic bots); a table asks for heuristic or
 /// random bots by name for a casual game.
 pub const DEFAULT_KIND: StrategyKind = StrategyKind::Ismcts;

@@ -1,7 +1,7 @@
 //! Challenges: a player names its opponents for one game or one duplicate set; they answer
 //! on their `Offers` streams; once all accepted, the matchmaker seats it (filling the seats
 //! nobody was named for from the ladder's queue) in its next round. The rules of answers are
-//! `crate::arranged`'s; this module runs them and tells the players' streams.
+//! `theboss_ladder::challenge`'s; this module runs them and tells the players' streams.
 
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};

@@ -39,14 +39,13 @@ use crate::replicas::Cluster;
 use crate::store::coordination::LadderSignal;
 use crate::store::{Enqueued, LadderSeat, Store};
 
-pub use offers::{MAX_STREAMS as MAX_OFFER_STREAMS, OfferNews, Subscription};
+pub use offers::{OfferNews, Subscription};
 
 /// How often a replica reads the answers of the requests it holds, in case a notification
 /// was lost.
 const ANSWER_POLL: Duration = Duration::from_secs(5);
 
-/// The most ladder games a player may ask to play at once.
-pub const MAX_PARALLEL: u8 = 8;
+use crate::limits::fixed::LADDER_PARALLEL as MAX_PARALLEL;
 
 /// How the ladder runs its games.
 #[derive(Debug, Clone)]

@@ -13,8 +13,7 @@ use tokio::sync::broadcast;
 use crate::game_error::{GameError, LimitKind};
 use theboss_ladder::challenge::ChallengeRecord;
 
-/// Open `Offers` streams one player may hold.
-pub const MAX_STREAMS: u32 = 4;
+use crate::limits::fixed::OFFER_STREAMS as MAX_STREAMS;
 
 /// News buffered per player for its streams; a stream that falls further behind reads the
 /// store again.

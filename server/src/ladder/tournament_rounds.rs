@@ -13,10 +13,11 @@ use crate::domain::{PlayerInfo, now_micros};
 use crate::game_error::{GameError, LimitKind};
 use crate::games::Games;
 use crate::store::{ArrangedTable, Store};
-use theboss_ladder::crosstable::{self, Cell, Comparison, Standing};
+use theboss_ladder::crosstable::{self, Comparison};
 use theboss_ladder::schedule::{Plan, pair_key};
 use theboss_ladder::tournament::{
-    Entrant, Format, MAX_OPEN_TOURNAMENTS, TournamentRecord, TournamentRefused, TournamentStatus,
+    Entrant, Format, MAX_OPEN_TOURNAMENTS, TournamentRecord, TournamentRefused, TournamentReport,
+    TournamentStatus,
 };
 
 /// What a player asks for, checked for its shape by the RPC layer.
@@ -31,18 +32,6 @@ pub struct TournamentSpec {
     pub rated: bool,
     /// Enter the creator at once.
     pub enter: bool,
-}
-
-/// A tournament with its results.
-#[derive(Debug, Clone)]
-pub struct TournamentReport {
-    pub tournament: TournamentRecord,
-    pub standings: Vec<Standing>,
-    pub crosstable: Vec<Cell>,
-    /// Games being played: (game id, player ids by seat, set id, table index).
-    pub games: Vec<(String, Vec<String>, Option<String>, u8)>,
-    pub sets_finished: u32,
-    pub sets_running: u32,
 }
 
 /// A tournament's games by set, in set order.

@@ -91,7 +91,7 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for Coalesced<W> {
         if this.held.capacity() == 0 {
             // One allocation for the whole gathering. Grown from empty by doubling, the buffer
             // was reallocated and copied up to a dozen times per flush, and the reallocations
-            // touched fresh pages (issue 21's profile: the kernel zeroing pages under
+            // touched fresh pages (a profile under load showed the kernel zeroing pages under
             // `poll_write`).
             this.held.reserve_exact(CAPACITY);
         }

@@ -13,11 +13,13 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Status};
 
-use super::{LadderService, caller, checked_id};
+use super::checks::checked_id;
+use super::{LadderService, caller};
 use crate::domain::{PlayerInfo, now_micros};
 use crate::error::ApiError;
 use crate::ladder::challenging::{ChallengeSpec, answers_key};
 use crate::ladder::{Ladder, OfferNews, Subscription};
+use crate::limits::fixed::CHALLENGE_EXPIRY_SECS;
 use crate::wire::{self, timestamp};
 use theboss_ladder::challenge::{ChallengeRecord, Policy, SHOWN_PER_CHALLENGER};
 
@@ -25,8 +27,6 @@ pub(super) type OffersItem = Result<v1::OffersResponse, Status>;
 
 /// Seconds a challenge waits for answers by default, and at most.
 const DEFAULT_EXPIRY_SECS: u32 = 300;
-const MAX_EXPIRY_SECS: u32 = 3600;
-
 fn item(message: Message) -> OffersItem {
     Ok(v1::OffersResponse {
         message: Some(message),
@@ -53,21 +53,11 @@ fn spec(challenger: &PlayerInfo, request: v1::ChallengeRequest) -> Result<Challe
     }
     let named = request.opponents.len() + 1;
     let players = match request.players {
-        0 if (2..=4).contains(&named) => named as u8,
-        0 => {
-            return Err(ApiError::invalid(
-                "players",
-                "2 to 4 players: name 1 to 3 opponents, or set players",
-            ));
-        }
-        n @ 2..=4 => n as u8,
-        n => {
-            return Err(ApiError::invalid(
-                "players",
-                format!("2 to 4, or 0; not {n}"),
-            ));
-        }
+        // Unset: everyone named plays, the challenger included.
+        0 => u32::try_from(named).unwrap_or(u32::MAX),
+        n => n,
     };
+    let players = super::checks::player_count("players", players)?;
     let seats = usize::from(players) * if request.duplicate { 2 } else { 1 };
     if named > seats {
         return Err(ApiError::invalid(
@@ -92,10 +82,10 @@ fn spec(challenger: &PlayerInfo, request: v1::ChallengeRequest) -> Result<Challe
     }
     let expires_in_secs = match request.expires_in_secs {
         0 => DEFAULT_EXPIRY_SECS,
-        n if n > MAX_EXPIRY_SECS => {
+        n if n > CHALLENGE_EXPIRY_SECS => {
             return Err(ApiError::invalid(
                 "expires_in_secs",
-                format!("at most {MAX_EXPIRY_SECS}"),
+                format!("at most {CHALLENGE_EXPIRY_SECS}"),
             ));
         }
         n => n,

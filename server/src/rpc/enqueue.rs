@@ -11,7 +11,8 @@ use tonic::{Request, Status};
 use super::{LadderService, caller};
 use crate::domain::{LadderMatch, now_micros};
 use crate::error::ApiError;
-use crate::ladder::{MAX_PARALLEL, Notice, Request as Enqueued, Ticket};
+use crate::ladder::{Notice, Request as Enqueued, Ticket};
+use crate::limits::fixed::LADDER_PARALLEL as MAX_PARALLEL;
 use crate::wire::timestamp;
 
 pub(super) type EnqueueItem = Result<v1::EnqueueResponse, Status>;
@@ -26,14 +27,11 @@ fn matched(m: LadderMatch) -> EnqueueItem {
     item(Message::Matched(crate::wire::ladder_match_to_wire(m)))
 }
 
-/// A player count of a request: 2, 3, 4, or 0 for any.
+/// A player count of a request: one the rules allow, or 0 for any.
 pub(super) fn category(players: u32, field: &str) -> Result<u8, ApiError> {
     match players {
-        0 | 2..=4 => Ok(players as u8),
-        n => Err(ApiError::invalid(
-            field,
-            format!("2, 3, 4 or 0 (any), not {n}"),
-        )),
+        0 => Ok(0),
+        n => Ok(super::checks::player_count(field, n)?),
     }
 }
 

@@ -16,19 +16,16 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Status};
 
-use super::play::set_over;
 use super::{GameService, caller};
 use crate::actor::steps::StepLog;
 use crate::auth::Authenticator;
 use crate::error::ApiError;
 use crate::game_error::GameError;
+use crate::games::sets::set_over;
+use crate::limits::fixed::{EXPORT_PAGE, EXPORT_PAGE_DEFAULT};
 use crate::store::{GameListing, Store, StoredGame};
 use crate::wire;
 
-/// Records a call streams when it does not say.
-const DEFAULT_PAGE: u32 = 50;
-/// The most records one call streams.
-const MAX_PAGE: u32 = 200;
 /// The longest page token the service makes: micros, a dot, a UUID.
 const MAX_PAGE_TOKEN: usize = 64;
 /// Records made ahead of the client's reading.
@@ -82,7 +79,7 @@ pub fn record_of(stored: StoredGame, player_id: &str) -> Result<Record, GameErro
             .unwrap_or_default(),
     };
     let summary = wire::listing_to_wire(&listing);
-    let revealed = wire::history_response(&history, player_id, true);
+    let revealed = wire::history_response(&history.log, history.latest.step(), player_id, true);
     Record::from_wire(&summary, &revealed, &latest.seed_commitment).map_err(|e| {
         GameError::Store(crate::store::StoreError::Corrupt(format!(
             "game {}: {e}",
@@ -149,12 +146,12 @@ impl GameService {
         let player = caller(&self.auth, &request).await?;
         let request = request.into_inner();
         let page_size = match request.page_size {
-            0 => DEFAULT_PAGE,
-            n if n <= MAX_PAGE => n,
+            0 => EXPORT_PAGE_DEFAULT,
+            n if n <= EXPORT_PAGE => n,
             _ => {
                 return Err(ApiError::invalid(
                     "page_size",
-                    format!("1 to {MAX_PAGE} (0 means {DEFAULT_PAGE})"),
+                    format!("1 to {EXPORT_PAGE} (0 means {EXPORT_PAGE_DEFAULT})"),
                 ));
             }
         };

@@ -1,6 +1,6 @@
 //! `theboss.v1.GameService`: one line per RPC, each traced (`rpc` span with the method, the
-//! game and the caller) and answered through `reply`; the work is in [`super::lobby`],
-//! [`super::play`] and [`super::watching`].
+//! game and the caller) and answered through `reply`; the work is in the families the
+//! `rpc` module lists.
 
 use std::sync::Arc;
 use std::time::Duration;

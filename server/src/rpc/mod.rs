@@ -1,26 +1,31 @@
-//! The gRPC services, thin: each method checks its request's shape and size, authenticates
-//! the caller, hands the work to the registry, a game's actor, the ladder or the store, and
-//! turns the domain answer into a wire message with `wire`. Refusals become statuses in one
-//! place, `error`.
+//! The gRPC services, thin: each method authenticates the caller, checks its request (the
+//! checks several RPCs share are in [`checks`], the rest beside the one RPC that asks them),
+//! hands the work to the game directory, a game's actor, the ladder or the store, and turns
+//! the answer into a wire message with `wire`. Refusals become statuses in one place,
+//! `error`.
 //!
 //! - [`game_service`]: the `theboss.v1.GameService` trait, one line per method, over the
-//!   families [`lobby`] (register, create, join, leave, list), [`play`] (views, catalogues,
-//!   turns, histories), [`watching`] (`WatchGame` streams and their limits) and [`export`]
-//!   (`ExportGames`, finished games as game records). Calls that
-//!   must run where their game is run go through [`forward`], the owner-or-forward routing.
+//!   families [`accounts`] (register, profile), [`tables`] (create, join, leave),
+//!   [`listing`] (`ListGames`), [`play`] (views, catalogues, turns, histories), [`watching`]
+//!   (`WatchGame` streams and their limits) and [`export`] (`ExportGames`, finished games as
+//!   game records). Calls that must run where their game is run go through [`forward`], the
+//!   owner-or-forward routing.
 //! - [`ladder_service`]: `theboss.v1.LadderService` over [`enqueue`] (the `Enqueue` stream),
 //!   [`standings`] (leaderboards and players), [`challenges`] (challenges and the `Offers`
 //!   stream) and [`tournaments`].
 
+mod accounts;
 mod challenges;
+mod checks;
 mod enqueue;
 mod export;
 mod forward;
 pub mod game_service;
 pub mod ladder_service;
-mod lobby;
+mod listing;
 mod play;
 mod standings;
+mod tables;
 mod tournaments;
 mod watching;
 
@@ -86,12 +91,4 @@ async fn viewer<T>(auth: &Authenticator, request: &Request<T>) -> Result<Caller,
         tracing::Span::current().record("player", player.id.as_str());
     }
     Ok(caller)
-}
-
-/// An id the service made (a game's or a player's): a UUID, or the request is malformed.
-/// The message never quotes the value.
-fn checked_id<'a>(field: &str, id: &'a str) -> Result<&'a str, ApiError> {
-    uuid::Uuid::try_parse(id)
-        .map(|_| id)
-        .map_err(|_| ApiError::invalid(field, "not an id this service made (a UUID)"))
 }

@@ -6,37 +6,20 @@
 use theboss::v1;
 use tonic::Request;
 
-use super::{GameService, caller, checked_id, viewer};
+use super::checks::checked_id;
+use super::{GameService, caller, viewer};
 use crate::actor::Submit;
 use crate::auth::Caller;
-use crate::domain::GameInfo;
 use crate::error::ApiError;
 use crate::game_error::GameError;
-use crate::store::Store;
+use crate::games::sets::{may_look_on, set_over};
+use crate::limits::fixed::IDEMPOTENCY_KEY_BYTES;
 use crate::wire;
 
-const MAX_IDEMPOTENCY_KEY_BYTES: usize = 128;
-
-/// Whether a game's deal may be revealed: true but for a table of a duplicate set some of
-/// whose tables are still being played.
-pub(super) async fn set_over(store: &dyn Store, record: &GameInfo) -> Result<bool, GameError> {
-    match record.series.as_ref().filter(|s| s.is_set()) {
-        Some(set) => Ok(store.set_over(&set.id).await?),
-        None => Ok(true),
-    }
-}
-
-/// Refuses a caller who does not sit at a table of a duplicate set still being played.
-pub(super) async fn may_look_on(
-    store: &dyn Store,
-    record: &GameInfo,
-    seated: bool,
-) -> Result<(), GameError> {
-    if seated || set_over(store, record).await? {
-        Ok(())
-    } else {
-        Err(GameError::SetInProgress)
-    }
+/// A requested turn, checked for shape (the rules are checked by the engine).
+fn turn_from_wire(action: Option<&v1::TurnAction>) -> Result<theboss_engine::Turn, GameError> {
+    let action = action.ok_or_else(|| GameError::invalid("action", "required"))?;
+    Ok(theboss::convert::turn_from_wire(action, "action")?)
 }
 
 impl GameService {
@@ -107,7 +90,7 @@ impl GameService {
                 let seated = latest.state.seat_of(&player_id).is_some();
                 may_look_on(&*self.store, &latest.record, seated).await?;
                 Ok(v1::GetViewResponse {
-                    view: Some(wire::batch_view(&latest, viewer)),
+                    view: Some(wire::view_after(latest.step(), viewer)),
                 })
             }
         })
@@ -121,24 +104,28 @@ impl GameService {
         let player = caller(&self.auth, &request).await?;
         let (metadata, _, request) = request.into_parts();
         let game_id = checked_id("game_id", &request.game_id)?.to_string();
-        if request.idempotency_key.len() > MAX_IDEMPOTENCY_KEY_BYTES {
+        if request.idempotency_key.len() > IDEMPOTENCY_KEY_BYTES {
             return Err(ApiError::invalid(
                 "idempotency_key",
-                format!("at most {MAX_IDEMPOTENCY_KEY_BYTES} bytes"),
+                format!("at most {IDEMPOTENCY_KEY_BYTES} bytes"),
             ));
         }
-        let views = wire::views_on_from_wire(request.update_views)?;
+        let views = super::checks::views_on(request.update_views)?;
         let submit = Submit {
             player_id: player.id,
             expected_seq: request.expected_seq,
             idempotency_key: request.idempotency_key.clone(),
-            turn: wire::turn_from_wire(request.action.as_ref())?,
+            turn: turn_from_wire(request.action.as_ref())?,
         };
         self.on_owner(&game_id, request, &metadata, |game| {
             let submit = submit.clone();
             async move {
                 let committed = game.submit(submit).await?;
-                Ok(wire::submit_response(&committed, views))
+                Ok(wire::submit_response(
+                    committed.batch.step(),
+                    committed.seat,
+                    views,
+                ))
             }
         })
         .await
@@ -159,7 +146,12 @@ impl GameService {
                 let seated = history.latest.state.seat_of(&player_id).is_some();
                 may_look_on(&*self.store, record, seated).await?;
                 let reveal = set_over(&*self.store, record).await?;
-                Ok(wire::history_response(&history, &player_id, reveal))
+                Ok(wire::history_response(
+                    &history.log,
+                    history.latest.step(),
+                    &player_id,
+                    reveal,
+                ))
             }
         })
         .await

@@ -4,8 +4,9 @@
 use theboss::v1;
 use tonic::Request;
 
+use super::checks::checked_id;
 use super::enqueue::category;
-use super::{LadderService, checked_id, viewer};
+use super::{LadderService, viewer};
 use crate::error::ApiError;
 use crate::game_error::GameError;
 use crate::wire;
@@ -21,7 +22,7 @@ impl LadderService {
         viewer(&self.auth, &request).await?;
         let request = request.into_inner();
         let players = category(request.players, "players")?;
-        let limit = wire::page_size(request.page_size)?;
+        let limit = super::checks::page_size(request.page_size)?;
         let invalid = || ApiError::invalid("page_token", "not a token from Leaderboard");
         let offset = match request.page_token.as_str() {
             "" => 0,

@@ -1,11 +1,12 @@
 //! Tournaments over the wire: create, enter or leave, start, read (with standings and the
-//! crosstable) and list. The running is the ladder's (`ladder::tournaments`).
+//! crosstable) and list. The running is the ladder's (`ladder::tournament_rounds`).
 
 use theboss::v1;
 use tonic::Request;
 
+use super::checks::checked_id;
 use super::enqueue::category;
-use super::{LadderService, caller, checked_id, viewer};
+use super::{LadderService, caller, viewer};
 use crate::error::ApiError;
 use crate::ladder::tournament_rounds::TournamentSpec;
 use crate::wire;
@@ -135,7 +136,7 @@ impl LadderService {
             Ok(v1::TournamentStatus::Finished) => Some(TournamentStatus::Finished),
             Err(_) => return Err(ApiError::invalid("status", "a TournamentStatus")),
         };
-        let limit = wire::page_size(request.page_size)?;
+        let limit = super::checks::page_size(request.page_size)?;
         let tournaments = self.ladder.list_tournaments(status, limit).await?;
         Ok(v1::ListTournamentsResponse {
             tournaments: tournaments

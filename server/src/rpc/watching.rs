@@ -1,4 +1,4 @@
-//! `WatchGame`: a stream of a game as the caller may see it (see `watch`), within the limits
+//! `WatchGame`: a stream of a game as the caller may see it (see `game_stream`), within the limits
 //! on open streams (per player, and spectators per game; an anonymous spectator's stream is
 //! held among its address's unauthenticated calls), and for a table of a duplicate set still
 //! being played, only for its own players.
@@ -6,12 +6,12 @@
 use theboss::v1;
 use tonic::Request;
 
-use super::play::may_look_on;
-use super::{GameService, checked_id, viewer};
+use super::checks::checked_id;
+use super::{GameService, viewer};
 use crate::error::ApiError;
 use crate::game_error::GameError;
 use crate::game_stream::{self, WatchOptions, WatchStream};
-use crate::wire;
+use crate::games::sets::may_look_on;
 
 impl GameService {
     pub(super) async fn watch(
@@ -20,7 +20,7 @@ impl GameService {
     ) -> Result<WatchStream, ApiError> {
         let caller = viewer(&self.auth, &request).await?;
         let request = request.into_inner();
-        let views = wire::views_on_from_wire(request.update_views)?;
+        let views = super::checks::views_on(request.update_views)?;
         let game_id = checked_id("game_id", &request.game_id)?;
         let mut game = self.games.get(game_id).await?;
         let subscription = match game.watch(request.after_seq).await {

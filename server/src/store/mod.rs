@@ -1,6 +1,6 @@
 //! Persistence: the [`Store`] the rest of the server talks to, with domain-shaped methods in
-//! five parts ([`PlayerStore`], [`GameStore`], [`RatingStore`], [`LadderStore`],
-//! [`ArrangedStore`]: challenges and tournaments), and its two
+//! seven parts ([`PlayerStore`], [`GameStore`], [`RatingStore`], [`LadderStore`],
+//! [`ChallengeStore`], [`TournamentStore`] and the [`ArrangedGameStore`] they share), and its two
 //! backends: PostgreSQL ([`PostgresStore`]) and an embedded SQLite file ([`SqliteStore`]),
 //! one implementation over both ([`sql`]), each with its own migrations under
 //! `server/migrations/`. [`Traced`] gives every call its span and its timing metric.
@@ -14,8 +14,10 @@
 pub mod coordination;
 pub mod format;
 mod group;
+#[cfg(feature = "bench")]
 pub mod history;
 mod postgres;
+#[cfg(feature = "bench")]
 pub mod probe;
 mod sql;
 mod sqlite;
@@ -37,7 +39,10 @@ use theboss_ladder::tournament::{TournamentRecord, TournamentRefused, Tournament
 /// The store's traits, to call any store's methods: `use theboss_server::store::prelude::*`.
 pub mod prelude {
     pub use super::coordination::ClusterStore;
-    pub use super::{ArrangedStore, GameStore, LadderStore, PlayerStore, RatingStore, Store};
+    pub use super::{
+        ArrangedGameStore, ChallengeStore, GameStore, LadderStore, PlayerStore, RatingStore, Store,
+        TournamentStore,
+    };
 }
 
 pub use postgres::PostgresStore;
@@ -407,9 +412,9 @@ pub struct ArrangedTable {
     pub table: SetTable,
 }
 
-/// Challenges and tournaments: games the service seats for named players.
+/// Challenges: who may challenge whom, the challenges, their answers, and who knows whom.
 #[async_trait]
-pub trait ArrangedStore: Send + Sync + 'static {
+pub trait ChallengeStore: Send + Sync + 'static {
     /// Sets who may challenge a player; false if there is no such player.
     async fn set_challenge_policy(
         &self,
@@ -469,14 +474,22 @@ pub trait ArrangedStore: Send + Sync + 'static {
     /// Writes `expired` on open challenges past their expiry (at most `limit`); returns
     /// their ids.
     async fn expire_challenges(&self, now: i64, limit: u32) -> Result<Vec<String>, StoreError>;
+}
 
+/// The games challenges and tournaments seat.
+#[async_trait]
+pub trait ArrangedGameStore: Send + Sync + 'static {
     /// Records games a challenge or a tournament (`arranged_by`) is about to create.
     async fn arrange_games(&self, arranged_by: &str, game_ids: &[String])
     -> Result<(), StoreError>;
 
     /// Unfinished arranged games a player sits in, oldest first.
     async fn arranged_games_of(&self, player_id: &str) -> Result<Vec<LadderSeat>, StoreError>;
+}
 
+/// Tournaments: their entrants, their rounds' tables, their ends.
+#[async_trait]
+pub trait TournamentStore: Send + Sync + 'static {
     /// Records a tournament (and its creator as its first entrant if it has one in
     /// `entrants`), unless its creator has `max_unfinished` tournaments not finished; returns
     /// whether it did.
@@ -528,9 +541,27 @@ pub trait ArrangedStore: Send + Sync + 'static {
 }
 
 /// Everything the server stores.
-pub trait Store: PlayerStore + GameStore + RatingStore + LadderStore + ArrangedStore {}
+pub trait Store:
+    PlayerStore
+    + GameStore
+    + RatingStore
+    + LadderStore
+    + ChallengeStore
+    + ArrangedGameStore
+    + TournamentStore
+{
+}
 
-impl<T: PlayerStore + GameStore + RatingStore + LadderStore + ArrangedStore> Store for T {}
+impl<T> Store for T where
+    T: PlayerStore
+        + GameStore
+        + RatingStore
+        + LadderStore
+        + ChallengeStore
+        + ArrangedGameStore
+        + TournamentStore
+{
+}
 
 /// Opens the store a URL names (traced), with what replicas share if it can be shared:
 /// PostgreSQL can, an SQLite file cannot. Migrations run first.
@@ -566,6 +597,37 @@ pub async fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
     } else {
         Err(StoreError::UnsupportedUrl(redact_url(url)))
     }
+}
+
+/// Why a store cannot be backed up by the server itself.
+#[derive(Debug, Error)]
+pub enum BackupError {
+    #[error(
+        "a PostgreSQL store is backed up by PostgreSQL's own tools (pgBackRest, pg_dump): see docs/operations.md"
+    )]
+    Postgres,
+    #[error("{0} exists already: a backup never overwrites a file")]
+    Exists(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Backs up the SQLite store a URL names into a new file `out` (see
+/// [`SqliteStore::back_up`]), safely while a server runs on it.
+pub async fn back_up(url: &str, out: &std::path::Path) -> Result<(), BackupError> {
+    if is_postgres(url) {
+        return Err(BackupError::Postgres);
+    }
+    if !url.starts_with("sqlite:") {
+        return Err(StoreError::UnsupportedUrl(redact_url(url)).into());
+    }
+    if out.exists() {
+        return Err(BackupError::Exists(out.display().to_string()));
+    }
+    let store = SqliteStore::connect(url).await?;
+    store.back_up(out).await?;
+    store.pool.close().await;
+    Ok(())
 }
 
 /// A database URL fit for logs and messages: the password in its user information and any

@@ -11,9 +11,10 @@ use tracing::Instrument;
 
 use super::coordination::{ClusterStore, Leadership, Notification, Ownership, Renewal, Replica};
 use super::{
-    ArrangedStore, ArrangedTable, AtCap, ChallengeRefused, Effects, Enqueued, GamePage, GameQuery,
-    GameStore, LadderSeat, LadderStore, LeaderboardRow, NewPlayer, PlayerCaps, PlayerRatings,
-    PlayerStore, RatingStore, SeriesRecord, StoreError, StoredAction, StoredGame,
+    ArrangedGameStore, ArrangedTable, AtCap, ChallengeRefused, ChallengeStore, Effects, Enqueued,
+    GamePage, GameQuery, GameStore, LadderSeat, LadderStore, LeaderboardRow, NewPlayer, PlayerCaps,
+    PlayerRatings, PlayerStore, RatingStore, SeriesRecord, StoreError, StoredAction, StoredGame,
+    TournamentStore,
 };
 use crate::domain::{GameInfo, LadderMatch, PlayerInfo, QueueEntry};
 use crate::metrics::store_call;
@@ -250,7 +251,7 @@ impl<S: LadderStore> LadderStore for Traced<S> {
 }
 
 #[async_trait]
-impl<S: ArrangedStore> ArrangedStore for Traced<S> {
+impl<S: ChallengeStore> ChallengeStore for Traced<S> {
     async fn set_challenge_policy(
         &self,
         player_id: &str,
@@ -330,7 +331,10 @@ impl<S: ArrangedStore> ArrangedStore for Traced<S> {
     async fn expire_challenges(&self, now: i64, limit: u32) -> Result<Vec<String>, StoreError> {
         traced!("expire_challenges", self.0.expire_challenges(now, limit)).await
     }
+}
 
+#[async_trait]
+impl<S: ArrangedGameStore> ArrangedGameStore for Traced<S> {
     async fn arrange_games(
         &self,
         arranged_by: &str,
@@ -348,7 +352,10 @@ impl<S: ArrangedStore> ArrangedStore for Traced<S> {
     async fn arranged_games_of(&self, player_id: &str) -> Result<Vec<LadderSeat>, StoreError> {
         traced!("arranged_games_of", self.0.arranged_games_of(player_id), player = %player_id).await
     }
+}
 
+#[async_trait]
+impl<S: TournamentStore> TournamentStore for Traced<S> {
     async fn create_tournament(
         &self,
         tournament: &TournamentRecord,

@@ -1,6 +1,6 @@
 //! What replicas of one service share through PostgreSQL: leases, ownership of games,
 //! `LISTEN`/`NOTIFY` of committed actions and ladder changes, and the advisory lock that
-//! elects the ladder's matchmaker (see `store::cluster` for the contract).
+//! elects the ladder's matchmaker (see `store::coordination` for the contract).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

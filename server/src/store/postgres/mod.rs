@@ -1,17 +1,17 @@
 //! PostgreSQL, for deployments: `--database-url postgres://…`. The statements are shared with
 //! SQLite (`sql`); this module brings the pool, the migrations, its group commit (a group of
-//! turns in one statement over arrays) and, in [`cluster`], what replicas of one service
+//! turns in one statement over arrays) and, in [`coordination`], what replicas of one service
 //! share. A connection may carry `options=-c search_path=…` so that tests can give each run
 //! its own schema.
 
 mod coordination;
 #[cfg(test)]
 mod plans;
+mod schemas;
 mod vacuum;
 
 use std::str::FromStr;
 use std::sync::{Arc, OnceLock};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgQueryResult};
 
@@ -32,7 +32,7 @@ const SIDE_CONNECTIONS: u32 = 4;
 /// half as large, and each transaction has a fixed cost in PostgreSQL and in the server (a
 /// round trip, a commit, a flush of the log). Measured with the benchmark on 2 cores, one
 /// lane gave more actions/s and lower latencies at 10 and 100 concurrent games, and the same
-/// latency for one game alone (issue 21's notes).
+/// latency for one game alone (measured by `theboss-bench`).
 const GROUP_LANES: usize = 1;
 const MAX_GROUP: usize = 256;
 
@@ -42,7 +42,7 @@ pub(in crate::store) const FENCE_GAME: &str = "SELECT 1 FROM games g WHERE g.id 
      AND EXISTS (SELECT 1 FROM replicas r WHERE r.id = $2 AND r.lease_until > now()) FOR SHARE OF g";
 /// Whether a replica other than `$id` holds a live lease: a commit's notification is for them
 /// only. A replica alone notifies nobody, which spares PostgreSQL a JSON object and a queue
-/// entry per action and the replica its own listener's echo (issue 21). Two ranges rather than
+/// entry per action and the replica its own listener's echo. Two ranges rather than
 /// `<>`, so that both are read through the primary key. A writer that began before another
 /// replica joined (or came back from a lapsed lease) may not have seen it: that replica
 /// waits for such writes to end (`ClusterStore::fence_writes`), then reads the store.
@@ -228,47 +228,6 @@ impl SqlStore<sqlx::Postgres> {
         self.me
             .get()
             .ok_or_else(|| StoreError::Corrupt("this store has not joined a cluster".into()))
-    }
-
-    /// Creates a new, empty schema named `<prefix><unix seconds>_<random>` in the database at
-    /// `base_url` and returns a URL whose connections use it, so that test runs never see
-    /// each other's data. Schemas with the same prefix older than an hour (left by runs that
-    /// were killed) are dropped.
-    pub async fn fresh_schema(base_url: &str, prefix: &str) -> Result<String, StoreError> {
-        let pool = sqlx::PgPool::connect(base_url).await?;
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_secs();
-        let existing: Vec<(String,)> = sqlx::query_as(
-            "SELECT schema_name::text FROM information_schema.schemata WHERE starts_with(schema_name, $1)",
-        )
-        .bind(prefix)
-        .fetch_all(&pool)
-        .await?;
-        for (name,) in existing {
-            let created = name
-                .strip_prefix(prefix)
-                .and_then(|rest| rest.split('_').next())
-                .and_then(|secs| secs.parse::<u64>().ok());
-            if created.is_some_and(|t| t + 3600 < now) {
-                // Another run may be dropping it too; either way it goes.
-                let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
-                    "DROP SCHEMA IF EXISTS \"{name}\" CASCADE"
-                )))
-                .execute(&pool)
-                .await;
-            }
-        }
-        let schema = format!("{prefix}{now}_{}", uuid::Uuid::new_v4().simple());
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA \"{schema}\"")))
-            .execute(&pool)
-            .await?;
-        pool.close().await;
-        let separator = if base_url.contains('?') { '&' } else { '?' };
-        Ok(format!(
-            "{base_url}{separator}options[search_path]={schema}"
-        ))
     }
 }
 

@@ -20,7 +20,9 @@ use super::coordination::{
 use super::{APPEND_GROUP, APPEND_GROUP_SEATED, FENCE_GAME, PostgresStore};
 use crate::domain::GameStatus;
 use crate::store::group::{Append, Seating};
-use crate::store::sql::{arranged, games, listing, players, queue, ratings};
+use crate::store::sql::{
+    arranged_games, challenges, games, listing, players, queue, ratings, tournaments,
+};
 
 /// Tables that grow with the service's history: none may be read whole.
 const HISTORY: [&str; 14] = [
@@ -230,79 +232,95 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
         ("OWNERSHIP", OWNERSHIP, "'g500'"),
         ("CLAIM_GAME", CLAIM_GAME, "'g500', 'r1'"),
         ("CLAIM_ORPHANS", CLAIM_ORPHANS, "'r1', 500"),
-        ("SET_POLICY", arranged::SET_POLICY, "'bots', 'p77'"),
-        ("PLAYER_POLICY", arranged::PLAYER_POLICY, "'p77'"),
+        ("SET_POLICY", challenges::SET_POLICY, "'bots', 'p77'"),
+        ("PLAYER_POLICY", challenges::PLAYER_POLICY, "'p77'"),
         (
             "VISIBLE_CHALLENGES_BY",
-            arranged::VISIBLE_CHALLENGES_BY,
+            challenges::VISIBLE_CHALLENGES_BY,
             "'p77', 5000",
         ),
-        ("KNOWS", arranged::KNOWS, "'p77', 'p78'"),
-        ("INSERT_CONTACT", arranged::INSERT_CONTACT, "'p77', 'p78'"),
-        ("FROM_STRANGERS", arranged::FROM_STRANGERS, "'p77', 5000"),
+        ("KNOWS", challenges::KNOWS, "'p77', 'p78'"),
+        ("INSERT_CONTACT", challenges::INSERT_CONTACT, "'p77', 'p78'"),
+        ("FROM_STRANGERS", challenges::FROM_STRANGERS, "'p77', 5000"),
         (
             "INSERT_CHALLENGE",
-            arranged::INSERT_CHALLENGE,
+            challenges::INSERT_CHALLENGE,
             "'cx', 'p77', 2, FALSE, TRUE, 'pending', 1, 2",
         ),
         (
             "INSERT_PARTY",
-            arranged::INSERT_PARTY,
+            challenges::INSERT_PARTY,
             "'c77', 'p5', 2, 'pending', 9",
         ),
-        ("CHALLENGE_BY_ID", arranged::CHALLENGE_BY_ID, "'c77'"),
-        ("PARTIES_OF", arranged::PARTIES_OF, "'c77'"),
+        ("CHALLENGE_BY_ID", challenges::CHALLENGE_BY_ID, "'c77'"),
+        ("PARTIES_OF", challenges::PARTIES_OF, "'c77'"),
         (
             "UPDATE_CHALLENGE",
-            arranged::UPDATE_CHALLENGE,
+            challenges::UPDATE_CHALLENGE,
             "'declined', '', 'c77'",
         ),
         (
             "UPDATE_PARTY",
-            arranged::UPDATE_PARTY,
+            challenges::UPDATE_PARTY,
             "'declined', 5, 'c77', 'p78'",
         ),
         (
             "VISIBLE_CHALLENGES",
-            arranged::VISIBLE_CHALLENGES,
+            challenges::VISIBLE_CHALLENGES,
             "'p77', 600005000",
         ),
-        ("SEATING_CHALLENGES", arranged::SEATING_CHALLENGES, "5000"),
+        ("SEATING_CHALLENGES", challenges::SEATING_CHALLENGES, "5000"),
         (
             "EXPIRED_CHALLENGES",
-            arranged::EXPIRED_CHALLENGES,
+            challenges::EXPIRED_CHALLENGES,
             "300005000, 500",
         ),
-        ("EXPIRE_CHALLENGE", arranged::EXPIRE_CHALLENGE, "'c100'"),
+        ("EXPIRE_CHALLENGE", challenges::EXPIRE_CHALLENGE, "'c100'"),
         (
             "START_CHALLENGE",
-            arranged::START_CHALLENGE,
+            challenges::START_CHALLENGE,
             "'g1', 'c101', 5000",
         ),
-        ("INSERT_ARRANGED", arranged::INSERT_ARRANGED, "'gx', 'c77'"),
-        ("ARRANGED_GAMES_OF", arranged::ARRANGED_GAMES_OF, "'p1001'"),
+        (
+            "INSERT_ARRANGED",
+            arranged_games::INSERT_ARRANGED,
+            "'gx', 'c77'",
+        ),
+        (
+            "ARRANGED_GAMES_OF",
+            arranged_games::ARRANGED_GAMES_OF,
+            "'p1001'",
+        ),
         (
             "UNFINISHED_TOURNAMENTS_OF",
-            arranged::UNFINISHED_TOURNAMENTS_OF,
+            tournaments::UNFINISHED_TOURNAMENTS_OF,
             "'p77'",
         ),
         (
             "INSERT_TOURNAMENT",
-            arranged::INSERT_TOURNAMENT,
+            tournaments::INSERT_TOURNAMENT,
             "'tx', 'Cup', 'p77', 'gauntlet', 2, 2, 'p78', 16, FALSE, 30, 'open', 1",
         ),
-        ("TOURNAMENT_BY_ID", arranged::TOURNAMENT_BY_ID, "'t100'"),
-        ("ENTRANTS_OF", arranged::ENTRANTS_OF, "'t100'"),
-        ("INSERT_ENTRANT", arranged::INSERT_ENTRANT, "'t99', 'p5', 9"),
-        ("DELETE_ENTRANT", arranged::DELETE_ENTRANT, "'t99', 'p5'"),
-        ("START_TOURNAMENT", arranged::START_TOURNAMENT, "9, 't99'"),
+        ("TOURNAMENT_BY_ID", tournaments::TOURNAMENT_BY_ID, "'t100'"),
+        ("ENTRANTS_OF", tournaments::ENTRANTS_OF, "'t100'"),
+        (
+            "INSERT_ENTRANT",
+            tournaments::INSERT_ENTRANT,
+            "'t99', 'p5', 9",
+        ),
+        ("DELETE_ENTRANT", tournaments::DELETE_ENTRANT, "'t99', 'p5'"),
+        (
+            "START_TOURNAMENT",
+            tournaments::START_TOURNAMENT,
+            "9, 't99'",
+        ),
         (
             "FINISH_TOURNAMENT",
-            arranged::FINISH_TOURNAMENT,
+            tournaments::FINISH_TOURNAMENT,
             "9, 't100'",
         ),
-        ("RUNNING_TOURNAMENTS", arranged::RUNNING_TOURNAMENTS, ""),
-        ("TOURNAMENT_GAMES", arranged::TOURNAMENT_GAMES, "'t100'"),
+        ("RUNNING_TOURNAMENTS", tournaments::RUNNING_TOURNAMENTS, ""),
+        ("TOURNAMENT_GAMES", tournaments::TOURNAMENT_GAMES, "'t100'"),
     ];
     let mut all: Vec<(&'static str, String, &'static str)> = fixed
         .into_iter()
@@ -329,10 +347,10 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
             listing(&[], None, Some((25_000, "g25000"))),
             "'p77', 'p77', 'p77', 25000, 'g25000', 21, 21",
         ),
-        ("LIST_TOURNAMENTS", arranged::list_sql(false), "21"),
+        ("LIST_TOURNAMENTS", tournaments::list_sql(false), "21"),
         (
             "LIST_TOURNAMENTS (running)",
-            arranged::list_sql(true),
+            tournaments::list_sql(true),
             "'running', 21",
         ),
         (

@@ -1,33 +1,82 @@
 //! The one implementation of the store over both SQL backends: [`SqlStore`], generic over the
 //! backend's [`Backend`] (PostgreSQL or SQLite), runs the same statements, written with `$n`
 //! placeholders that both accept, in one module per domain: [`players`], [`games`] (and the
-//! lobby's [`listing`]),
-//! [`ratings`] and [`ladder`]. [`rows`] decodes what they read. A backend brings its pool, its
-//! migrations, its group commit (`group`: how many games' turns are written at once) and a
-//! few statements of its own ([`Backend`]).
+//! lobby's [`listing`]), [`ratings`], the ladder's [`queue`], [`challenges`], [`tournaments`]
+//! and the [`arranged_games`] they seat. [`rows`] decodes what they read. A backend brings its
+//! pool, its migrations, its group commit (`group`: how many games' turns are written at once)
+//! and a few statements of its own ([`Backend`]).
 //!
-//! Each domain module implements its part of the store for `SqlStore<DB>` under the same
-//! `where` clause: what the shared statements need from a backend (executors for its pool
-//! and its connections, and the column types they bind and read: integers, reals, booleans,
-//! text, and nullable text and integers). Both backends meet it; the compiler checks each
-//! statement's binds and reads against it. The clause is written out in each module because
-//! Rust does not carry bounds on other types (`&mut DB::Connection`, `i64`, …) through a
-//! supertrait: no "backend" trait could name it once.
+//! Each domain module implements its part of the store inside [`sql_store!`], which writes
+//! the one `where` clause the shared statements need from a backend. Both backends meet it;
+//! the compiler checks each statement's binds and reads against it.
 
-pub(super) mod arranged;
+pub(super) mod arranged_games;
+pub(super) mod challenges;
 pub(super) mod games;
 pub(super) mod listing;
 pub(super) mod players;
 pub(super) mod queue;
 pub(super) mod ratings;
 pub(super) mod rows;
+pub(super) mod tournaments;
 
 use std::sync::{Arc, OnceLock};
 
-use sqlx::{Database, Pool};
+use sqlx::{Database, Decode, Encode, Pool, Type};
 
 use super::coordination::Replica;
 use super::group::GroupCommit;
+
+/// Implements a part of the store for [`SqlStore`] over any [`Backend`]: a store trait
+/// (`sql_store! { impl PlayerStore { … } }`) or helpers of the store's own
+/// (`sql_store! { impl { … } }`), under the bounds the shared statements need: executors for
+/// the backend's pool and connections, and the column types they bind and read (integers,
+/// reals, booleans, text, nullable text and integers).
+///
+/// A macro because Rust does not carry bounds on other types (`i64: Type<DB>`,
+/// `&mut DB::Connection: Executor`, …) through a supertrait: no "SQL backend" trait can name
+/// them once, and written out they were a dozen lines above every `impl`.
+macro_rules! sql_store {
+    (impl $store:ident { $($body:tt)* }) => {
+        $crate::store::sql::sql_store!(
+            @impl [#[::async_trait::async_trait]] [$store for] $($body)*
+        );
+    };
+    (impl { $($body:tt)* }) => {
+        $crate::store::sql::sql_store!(@impl [] [] $($body)*);
+    };
+    (@impl [$($attr:tt)*] [$($for:tt)*] $($body:tt)*) => {
+        $($attr)*
+        impl<DB> $($for)* $crate::store::sql::SqlStore<DB>
+        where
+            DB: $crate::store::sql::Backend,
+            for<'c> &'c mut DB::Connection: ::sqlx::Executor<'c, Database = DB>,
+            for<'c> &'c ::sqlx::Pool<DB>: ::sqlx::Executor<'c, Database = DB>,
+            DB::Arguments: ::sqlx::IntoArguments<DB>,
+            usize: ::sqlx::ColumnIndex<DB::Row>,
+            for<'q> &'q str: ::sqlx::Type<DB> + ::sqlx::Encode<'q, DB>,
+            for<'q> Option<&'q str>: ::sqlx::Type<DB> + ::sqlx::Encode<'q, DB>,
+            i64: $crate::store::sql::Column<DB>,
+            i32: $crate::store::sql::Column<DB>,
+            f64: $crate::store::sql::Column<DB>,
+            bool: $crate::store::sql::Column<DB>,
+            String: $crate::store::sql::Column<DB>,
+            Option<String>: $crate::store::sql::Column<DB>,
+            Option<i64>: $crate::store::sql::Column<DB>,
+        {
+            $($body)*
+        }
+    };
+}
+pub(super) use sql_store;
+
+/// A type a statement both binds and reads on backend `DB`.
+pub trait Column<DB: Database>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB> {}
+
+impl<DB: Database, T> Column<DB> for T where
+    T: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>
+{
+}
 
 /// What differs between the backends beyond their pools.
 pub trait Backend: Database {

@@ -1,10 +1,7 @@
 //! Players and their tokens: registering, and finding a player by its token's hash.
 
-use async_trait::async_trait;
-use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, Type};
-
 use super::rows::{self, PlayerRow};
-use super::{Backend, SqlStore};
+use super::sql_store;
 use crate::domain::PlayerInfo;
 use crate::store::{NewPlayer, PlayerStore, StoreError};
 
@@ -22,58 +19,43 @@ pub(in crate::store) const PLAYER_BY_TOKEN: &str =
 pub(in crate::store) const PLAYER_BY_ID: &str =
     "SELECT id, display_name, is_bot FROM players WHERE id = $1";
 
-#[async_trait]
-impl<DB> PlayerStore for SqlStore<DB>
-where
-    DB: Backend,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    for<'c> &'c Pool<DB>: Executor<'c, Database = DB>,
-    DB::Arguments: IntoArguments<DB>,
-    usize: ColumnIndex<DB::Row>,
-    for<'q> &'q str: Type<DB> + Encode<'q, DB>,
-    for<'q> Option<&'q str>: Type<DB> + Encode<'q, DB>,
-    i64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    i32: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    f64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    bool: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    String: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    Option<String>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    Option<i64>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-{
-    async fn create_player(&self, new: &NewPlayer) -> Result<(), StoreError> {
-        sqlx::query(INSERT_PLAYER)
-            .bind(new.player.id.as_str())
-            .bind(new.player.display_name.as_str())
-            .bind(new.player.is_bot)
-            .bind(new.token_hash.as_str())
-            .bind(new.created_at)
-            .bind(new.description.as_str())
-            .execute(&self.side)
-            .await?;
-        Ok(())
-    }
+sql_store! {
+    impl PlayerStore {
+        async fn create_player(&self, new: &NewPlayer) -> Result<(), StoreError> {
+            sqlx::query(INSERT_PLAYER)
+                .bind(new.player.id.as_str())
+                .bind(new.player.display_name.as_str())
+                .bind(new.player.is_bot)
+                .bind(new.token_hash.as_str())
+                .bind(new.created_at)
+                .bind(new.description.as_str())
+                .execute(&self.side)
+                .await?;
+            Ok(())
+        }
 
-    async fn set_description(
-        &self,
-        player_id: &str,
-        description: &str,
-    ) -> Result<bool, StoreError> {
-        let done = sqlx::query(UPDATE_DESCRIPTION)
-            .bind(description)
-            .bind(player_id)
-            .execute(&self.side)
-            .await?;
-        Ok(DB::rows_affected(&done) == 1)
-    }
+        async fn set_description(
+            &self,
+            player_id: &str,
+            description: &str,
+        ) -> Result<bool, StoreError> {
+            let done = sqlx::query(UPDATE_DESCRIPTION)
+                .bind(description)
+                .bind(player_id)
+                .execute(&self.side)
+                .await?;
+            Ok(DB::rows_affected(&done) == 1)
+        }
 
-    async fn player_by_token_hash(
-        &self,
-        token_hash: &str,
-    ) -> Result<Option<PlayerInfo>, StoreError> {
-        let row: Option<PlayerRow> = sqlx::query_as(PLAYER_BY_TOKEN)
-            .bind(token_hash)
-            .fetch_optional(&self.side)
-            .await?;
-        Ok(row.map(rows::player_from_row))
+        async fn player_by_token_hash(
+            &self,
+            token_hash: &str,
+        ) -> Result<Option<PlayerInfo>, StoreError> {
+            let row: Option<PlayerRow> = sqlx::query_as(PLAYER_BY_TOKEN)
+                .bind(token_hash)
+                .fetch_optional(&self.side)
+                .await?;
+            Ok(row.map(rows::player_from_row))
+        }
     }
 }

@@ -5,11 +5,8 @@
 
 use std::collections::HashMap;
 
-use async_trait::async_trait;
-use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, QueryBuilder, Type};
-
 use super::rows::{self, PlayerRow};
-use super::{Backend, SqlStore};
+use super::sql_store;
 use crate::domain::{GameStatus, PlayerInfo, SetTable};
 use crate::store::{
     LeaderboardRow, PlayerRatings, RatingJob, RatingRecord, RatingStore, SeriesRecord, StoreError,
@@ -74,351 +71,331 @@ pub(in crate::store) const TABLE_ENDED: &str = "UPDATE series SET open_tables = 
 pub(in crate::store) const SET_TABLES: &str = "SELECT id, status, money, acted FROM games WHERE series_id = $1 \
      ORDER BY series_index";
 
-#[async_trait]
-impl<DB> RatingStore for SqlStore<DB>
-where
-    DB: Backend,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    for<'c> &'c Pool<DB>: Executor<'c, Database = DB>,
-    DB::Arguments: IntoArguments<DB>,
-    usize: ColumnIndex<DB::Row>,
-    for<'q> &'q str: Type<DB> + Encode<'q, DB>,
-    for<'q> Option<&'q str>: Type<DB> + Encode<'q, DB>,
-    i64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    i32: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    f64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    bool: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    String: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    Option<String>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    Option<i64>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-{
-    async fn rating(&self, player_id: &str, players: u8) -> Result<Option<Rating>, StoreError> {
-        let row: Option<(f64, f64, i64, i64)> = sqlx::query_as(RATING_OF)
-            .bind(player_id)
-            .bind(i64::from(players))
-            .fetch_optional(&self.side)
-            .await?;
-        row.map(|(mu, sigma, games, opponents)| {
-            Ok(Rating {
-                mu,
-                sigma,
-                games: rows::games_count(games)?,
-                opponents: rows::games_count(opponents)?,
-            })
-        })
-        .transpose()
-    }
-
-    async fn leaderboard(
-        &self,
-        players: u8,
-        bots: Option<bool>,
-        limit: u32,
-        offset: u64,
-    ) -> Result<Vec<LeaderboardRow>, StoreError> {
-        let query = sqlx::query_as(if bots.is_some() {
-            LEADERBOARD_OF_KIND
-        } else {
-            LEADERBOARD
-        })
-        .bind(i64::from(players))
-        .bind(i64::from(limit))
-        .bind(i64::try_from(offset).unwrap_or(i64::MAX))
-        .bind(i64::from(PROVISIONAL_GAMES));
-        let query = match bots {
-            Some(bots) => query.bind(bots),
-            None => query,
-        };
-        let found: Vec<(String, String, bool, String, f64, f64, i64, i64)> =
-            query.fetch_all(&self.side).await?;
-        found
-            .into_iter()
-            .map(
-                |(id, display_name, is_bot, description, mu, sigma, games, opponents)| {
-                    Ok(LeaderboardRow {
-                        player: PlayerInfo {
-                            id,
-                            display_name,
-                            is_bot,
-                        },
-                        description,
-                        rating: Rating {
-                            mu,
-                            sigma,
-                            games: rows::games_count(games)?,
-                            opponents: rows::games_count(opponents)?,
-                        },
-                    })
-                },
-            )
-            .collect()
-    }
-
-    async fn player_ratings(&self, player_id: &str) -> Result<Option<PlayerRatings>, StoreError> {
-        let player: Option<PlayerRow> = sqlx::query_as(super::players::PLAYER_BY_ID)
-            .bind(player_id)
-            .fetch_optional(&self.side)
-            .await?;
-        let Some(player) = player else {
-            return Ok(None);
-        };
-        let (description,): (String,) = sqlx::query_as(super::players::DESCRIPTION_OF)
-            .bind(player_id)
-            .fetch_one(&self.side)
-            .await?;
-        let ratings: Vec<(i64, f64, f64, i64, i64)> = sqlx::query_as(RATINGS_OF)
-            .bind(player_id)
-            .fetch_all(&self.side)
-            .await?;
-        let history: Vec<(String, i64, f64, f64, f64, f64, i64)> = sqlx::query_as(HISTORY_OF)
-            .bind(player_id)
-            .fetch_all(&self.side)
-            .await?;
-        Ok(Some(PlayerRatings {
-            player: rows::player_from_row(player),
-            description,
-            ratings: ratings
-                .into_iter()
-                .map(|(players, mu, sigma, games, opponents)| {
-                    Ok((
-                        rows::category(players)?,
-                        Rating {
-                            mu,
-                            sigma,
-                            games: rows::games_count(games)?,
-                            opponents: rows::games_count(opponents)?,
-                        },
-                    ))
-                })
-                .collect::<Result<_, StoreError>>()?,
-            history: history
-                .into_iter()
-                .map(
-                    |(game_id, players, mu_before, sigma_before, mu, sigma, at)| {
-                        Ok(RatingRecord {
-                            game_id,
-                            players: rows::category(players)?,
-                            before: Rating {
-                                mu: mu_before,
-                                sigma: sigma_before,
-                                ..Rating::default()
-                            },
-                            after: Rating {
-                                mu,
-                                sigma,
-                                ..Rating::default()
-                            },
-                            at,
-                        })
-                    },
-                )
-                .collect::<Result<_, StoreError>>()?,
-        }))
-    }
-
-    async fn create_series(&self, series: &SeriesRecord) -> Result<(), StoreError> {
-        sqlx::query(INSERT_SERIES)
-            .bind(series.id.as_str())
-            .bind(series.players.join(","))
-            .bind(rows::seed_to_column(series.seed))
-            .bind(series.created_at)
-            .bind(i64::from(series.tables))
-            .execute(&self.side)
-            .await?;
-        Ok(())
-    }
-}
-
-impl<DB> SqlStore<DB>
-where
-    DB: Backend,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    DB::Arguments: IntoArguments<DB>,
-    usize: ColumnIndex<DB::Row>,
-    for<'q> &'q str: Type<DB> + Encode<'q, DB>,
-    i64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    f64: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    String: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-    Option<i64>: Type<DB> + for<'q> Encode<'q, DB> + for<'r> Decode<'r, DB>,
-{
-    /// Does what a game's end asks to rate, inside the transaction of its last action
-    /// (`conn`), at time `at`.
-    pub(super) async fn rate_in(
-        conn: &mut DB::Connection,
-        job: &RatingJob,
-        at: i64,
-    ) -> Result<(), StoreError> {
-        let rated = match job {
-            RatingJob::Game(rated) => Some(rated.clone()),
-            RatingJob::SetTableEnded { series_id, rated } => {
-                Self::ended_set(conn, series_id).await?.filter(|_| *rated)
-            }
-        };
-        match rated {
-            Some(rated) => Self::rate_players(conn, &rated, at).await,
-            None => Ok(()),
-        }
-    }
-
-    /// Counts a set's table as ended; if it was the last, what the set rates. The set's
-    /// row is locked by the count until the commit, so of two tables ending at once the
-    /// second waits and sees the first's result.
-    async fn ended_set(
-        conn: &mut DB::Connection,
-        series_id: &str,
-    ) -> Result<Option<Rated>, StoreError> {
-        let left: Option<(i64,)> = sqlx::query_as(TABLE_ENDED)
-            .bind(series_id)
-            .fetch_optional(&mut *conn)
-            .await?;
-        if left != Some((0,)) {
-            return Ok(None);
-        }
-        let games: Vec<(String, String, String, String)> = sqlx::query_as(SET_TABLES)
-            .bind(series_id)
-            .fetch_all(&mut *conn)
-            .await?;
-        if games.is_empty() {
-            return Ok(None);
-        }
-        let mut sql = QueryBuilder::<DB>::new(
-            "SELECT game_id, seat, player_id FROM seats WHERE game_id IN (",
-        );
-        let mut list = sql.separated(", ");
-        for (id, ..) in &games {
-            list.push_bind(id.as_str());
-        }
-        sql.push(") ORDER BY game_id, seat");
-        let seats: Vec<(String, i64, String)> = sql.build_query_as().fetch_all(&mut *conn).await?;
-        let mut tables = Vec::with_capacity(games.len());
-        for (game_id, status, money, acted) in games {
-            tables.push(SetTable {
-                players: seats
-                    .iter()
-                    .filter(|(g, ..)| *g == game_id)
-                    .map(|(_, _, player)| player.clone())
-                    .collect(),
-                status: GameStatus::parse(&status)
-                    .ok_or_else(|| rows::corrupt(format!("status {status:?}")))?
-                    .into(),
-                money: rows::money_from_text(&money)?,
-                acted: rows::acted_from_text(&acted)?,
-                game_id,
-            });
-        }
-        Ok(rating::rated_set(&tables))
-    }
-
-    /// Reads the players' ratings locked (in one order for every writer, so no deadlock),
-    /// rates the result and writes the new ratings and their history.
-    async fn rate_players(
-        conn: &mut DB::Connection,
-        rated: &Rated,
-        at: i64,
-    ) -> Result<(), StoreError> {
-        let mut keys: Vec<(&String, u8)> = rated
-            .categories()
-            .into_iter()
-            .flat_map(|c| rated.players().map(move |p| (p, c)))
-            .collect();
-        keys.sort();
-        keys.dedup();
-        let fresh = Rating::default();
-        let locked = format!("{RATING_OF}{}", DB::LOCK_ROW);
-        let mut before = HashMap::new();
-        for &(player, category) in &keys {
-            sqlx::query(INSERT_RATING_IF_MISSING)
-                .bind(player.as_str())
-                .bind(i64::from(category))
-                .bind(fresh.mu)
-                .bind(fresh.sigma)
-                .execute(&mut *conn)
+sql_store! {
+    impl RatingStore {
+        async fn rating(&self, player_id: &str, players: u8) -> Result<Option<Rating>, StoreError> {
+            let row: Option<(f64, f64, i64, i64)> = sqlx::query_as(RATING_OF)
+                .bind(player_id)
+                .bind(i64::from(players))
+                .fetch_optional(&self.side)
                 .await?;
-            let (mu, sigma, games, opponents): (f64, f64, i64, i64) =
-                sqlx::query_as(sqlx::AssertSqlSafe(locked.clone()))
-                    .bind(player.as_str())
-                    .bind(i64::from(category))
-                    .fetch_one(&mut *conn)
-                    .await?;
-            before.insert(
-                (player.clone(), category),
-                Rating {
+            row.map(|(mu, sigma, games, opponents)| {
+                Ok(Rating {
                     mu,
                     sigma,
                     games: rows::games_count(games)?,
                     opponents: rows::games_count(opponents)?,
-                },
-            );
+                })
+            })
+            .transpose()
         }
-        // Was the result's game arranged for named players (a challenge, a tournament)? Then
-        // the pairs that met so within the period count for nothing (`rating`).
-        let first_game = rated.contests.iter().flat_map(|c| c.games.first()).next();
-        let arranged = match first_game {
-            Some(game) => sqlx::query_as::<DB, (String,)>(ARRANGED_BY)
-                .bind(game.as_str())
+
+        async fn leaderboard(
+            &self,
+            players: u8,
+            bots: Option<bool>,
+            limit: u32,
+            offset: u64,
+        ) -> Result<Vec<LeaderboardRow>, StoreError> {
+            let query = sqlx::query_as(if bots.is_some() {
+                LEADERBOARD_OF_KIND
+            } else {
+                LEADERBOARD
+            })
+            .bind(i64::from(players))
+            .bind(i64::from(limit))
+            .bind(i64::try_from(offset).unwrap_or(i64::MAX))
+            .bind(i64::from(PROVISIONAL_GAMES));
+            let query = match bots {
+                Some(bots) => query.bind(bots),
+                None => query,
+            };
+            let found: Vec<(String, String, bool, String, f64, f64, i64, i64)> =
+                query.fetch_all(&self.side).await?;
+            found
+                .into_iter()
+                .map(
+                    |(id, display_name, is_bot, description, mu, sigma, games, opponents)| {
+                        Ok(LeaderboardRow {
+                            player: PlayerInfo {
+                                id,
+                                display_name,
+                                is_bot,
+                            },
+                            description,
+                            rating: Rating {
+                                mu,
+                                sigma,
+                                games: rows::games_count(games)?,
+                                opponents: rows::games_count(opponents)?,
+                            },
+                        })
+                    },
+                )
+                .collect()
+        }
+
+        async fn player_ratings(
+            &self,
+            player_id: &str,
+        ) -> Result<Option<PlayerRatings>, StoreError> {
+            let player: Option<PlayerRow> = sqlx::query_as(super::players::PLAYER_BY_ID)
+                .bind(player_id)
+                .fetch_optional(&self.side)
+                .await?;
+            let Some(player) = player else {
+                return Ok(None);
+            };
+            let (description,): (String,) = sqlx::query_as(super::players::DESCRIPTION_OF)
+                .bind(player_id)
+                .fetch_one(&self.side)
+                .await?;
+            let ratings: Vec<(i64, f64, f64, i64, i64)> = sqlx::query_as(RATINGS_OF)
+                .bind(player_id)
+                .fetch_all(&self.side)
+                .await?;
+            let history: Vec<(String, i64, f64, f64, f64, f64, i64)> = sqlx::query_as(HISTORY_OF)
+                .bind(player_id)
+                .fetch_all(&self.side)
+                .await?;
+            Ok(Some(PlayerRatings {
+                player: rows::player_from_row(player),
+                description,
+                ratings: ratings
+                    .into_iter()
+                    .map(|(players, mu, sigma, games, opponents)| {
+                        Ok((
+                            rows::category(players)?,
+                            Rating {
+                                mu,
+                                sigma,
+                                games: rows::games_count(games)?,
+                                opponents: rows::games_count(opponents)?,
+                            },
+                        ))
+                    })
+                    .collect::<Result<_, StoreError>>()?,
+                history: history
+                    .into_iter()
+                    .map(
+                        |(game_id, players, mu_before, sigma_before, mu, sigma, at)| {
+                            Ok(RatingRecord {
+                                game_id,
+                                players: rows::category(players)?,
+                                before: Rating {
+                                    mu: mu_before,
+                                    sigma: sigma_before,
+                                    ..Rating::default()
+                                },
+                                after: Rating {
+                                    mu,
+                                    sigma,
+                                    ..Rating::default()
+                                },
+                                at,
+                            })
+                        },
+                    )
+                    .collect::<Result<_, StoreError>>()?,
+            }))
+        }
+
+        async fn create_series(&self, series: &SeriesRecord) -> Result<(), StoreError> {
+            sqlx::query(INSERT_SERIES)
+                .bind(series.id.as_str())
+                .bind(series.players.join(","))
+                .bind(rows::seed_to_column(series.seed))
+                .bind(series.created_at)
+                .bind(i64::from(series.tables))
+                .execute(&self.side)
+                .await?;
+            Ok(())
+        }
+    }
+}
+
+sql_store! {
+    impl {
+        /// Does what a game's end asks to rate, inside the transaction of its last action
+        /// (`conn`), at time `at`.
+        pub(super) async fn rate_in(
+            conn: &mut DB::Connection,
+            job: &RatingJob,
+            at: i64,
+        ) -> Result<(), StoreError> {
+            let rated = match job {
+                RatingJob::Game(rated) => Some(rated.clone()),
+                RatingJob::SetTableEnded { series_id, rated } => {
+                    Self::ended_set(conn, series_id).await?.filter(|_| *rated)
+                }
+            };
+            match rated {
+                Some(rated) => Self::rate_players(conn, &rated, at).await,
+                None => Ok(()),
+            }
+        }
+
+        /// Counts a set's table as ended; if it was the last, what the set rates. The set's
+        /// row is locked by the count until the commit, so of two tables ending at once the
+        /// second waits and sees the first's result.
+        async fn ended_set(
+            conn: &mut DB::Connection,
+            series_id: &str,
+        ) -> Result<Option<Rated>, StoreError> {
+            let left: Option<(i64,)> = sqlx::query_as(TABLE_ENDED)
+                .bind(series_id)
                 .fetch_optional(&mut *conn)
-                .await?
-                .is_some(),
-            None => false,
-        };
-        let mut pairs = rating::Pairs::default();
-        for contest in &rated.contests {
-            for player in &contest.players {
-                for opponent in contest.players.iter().filter(|o| *o != player) {
-                    for category in rated.categories() {
-                        let found: Option<(Option<i64>,)> = sqlx::query_as(PAIR_OF)
-                            .bind(player.as_str())
-                            .bind(i64::from(category))
-                            .bind(opponent.as_str())
-                            .fetch_optional(&mut *conn)
-                            .await?;
-                        let Some((arranged_at,)) = found else {
-                            continue;
-                        };
-                        pairs
-                            .met
-                            .insert((player.clone(), category, opponent.clone()));
-                        if arranged_at.is_some_and(|t| at - t < rating::ARRANGED_PERIOD) {
+                .await?;
+            if left != Some((0,)) {
+                return Ok(None);
+            }
+            let games: Vec<(String, String, String, String)> = sqlx::query_as(SET_TABLES)
+                .bind(series_id)
+                .fetch_all(&mut *conn)
+                .await?;
+            if games.is_empty() {
+                return Ok(None);
+            }
+            let mut sql = sqlx::QueryBuilder::<DB>::new(
+                "SELECT game_id, seat, player_id FROM seats WHERE game_id IN (",
+            );
+            let mut list = sql.separated(", ");
+            for (id, ..) in &games {
+                list.push_bind(id.as_str());
+            }
+            sql.push(") ORDER BY game_id, seat");
+            let seats: Vec<(String, i64, String)> =
+                sql.build_query_as().fetch_all(&mut *conn).await?;
+            let mut tables = Vec::with_capacity(games.len());
+            for (game_id, status, money, acted) in games {
+                tables.push(SetTable {
+                    players: seats
+                        .iter()
+                        .filter(|(g, ..)| *g == game_id)
+                        .map(|(_, _, player)| player.clone())
+                        .collect(),
+                    status: GameStatus::parse(&status)
+                        .ok_or_else(|| rows::corrupt(format!("status {status:?}")))?
+                        .into(),
+                    money: rows::money_from_text(&money)?,
+                    acted: rows::acted_from_text(&acted)?,
+                    game_id,
+                });
+            }
+            Ok(rating::rated_set(&tables))
+        }
+
+        /// Reads the players' ratings locked (in one order for every writer, so no deadlock),
+        /// rates the result and writes the new ratings and their history.
+        async fn rate_players(
+            conn: &mut DB::Connection,
+            rated: &Rated,
+            at: i64,
+        ) -> Result<(), StoreError> {
+            let mut keys: Vec<(&String, u8)> = rated
+                .categories()
+                .into_iter()
+                .flat_map(|c| rated.players().map(move |p| (p, c)))
+                .collect();
+            keys.sort();
+            keys.dedup();
+            let fresh = Rating::default();
+            let locked = format!("{RATING_OF}{}", DB::LOCK_ROW);
+            let mut before = HashMap::new();
+            for &(player, category) in &keys {
+                sqlx::query(INSERT_RATING_IF_MISSING)
+                    .bind(player.as_str())
+                    .bind(i64::from(category))
+                    .bind(fresh.mu)
+                    .bind(fresh.sigma)
+                    .execute(&mut *conn)
+                    .await?;
+                let (mu, sigma, games, opponents): (f64, f64, i64, i64) =
+                    sqlx::query_as(sqlx::AssertSqlSafe(locked.clone()))
+                        .bind(player.as_str())
+                        .bind(i64::from(category))
+                        .fetch_one(&mut *conn)
+                        .await?;
+                before.insert(
+                    (player.clone(), category),
+                    Rating {
+                        mu,
+                        sigma,
+                        games: rows::games_count(games)?,
+                        opponents: rows::games_count(opponents)?,
+                    },
+                );
+            }
+            // Was the result's game arranged for named players (a challenge, a tournament)? Then
+            // the pairs that met so within the period count for nothing (`theboss_ladder::rating`).
+            let first_game = rated.contests.iter().flat_map(|c| c.games.first()).next();
+            let arranged = match first_game {
+                Some(game) => sqlx::query_as::<DB, (String,)>(ARRANGED_BY)
+                    .bind(game.as_str())
+                    .fetch_optional(&mut *conn)
+                    .await?
+                    .is_some(),
+                None => false,
+            };
+            let mut pairs = rating::Pairs::default();
+            for contest in &rated.contests {
+                for player in &contest.players {
+                    for opponent in contest.players.iter().filter(|o| *o != player) {
+                        for category in rated.categories() {
+                            let found: Option<(Option<i64>,)> = sqlx::query_as(PAIR_OF)
+                                .bind(player.as_str())
+                                .bind(i64::from(category))
+                                .bind(opponent.as_str())
+                                .fetch_optional(&mut *conn)
+                                .await?;
+                            let Some((arranged_at,)) = found else {
+                                continue;
+                            };
                             pairs
-                                .arranged_lately
-                                .insert((player.clone(), opponent.clone()));
+                                .met
+                                .insert((player.clone(), category, opponent.clone()));
+                            if arranged_at.is_some_and(|t| at - t < rating::ARRANGED_PERIOD) {
+                                pairs
+                                    .arranged_lately
+                                    .insert((player.clone(), opponent.clone()));
+                            }
                         }
                     }
                 }
             }
-        }
-        for change in rating::rate_contests(rated, &before, &pairs, arranged) {
-            sqlx::query(UPDATE_RATING)
-                .bind(change.after.mu)
-                .bind(change.after.sigma)
-                .bind(i64::from(change.after.games))
-                .bind(i64::from(change.after.opponents))
-                .bind(i64::from(change.after.counted()))
-                .bind(change.player.as_str())
-                .bind(i64::from(change.category))
-                .execute(&mut *conn)
-                .await?;
-            sqlx::query(INSERT_RATING_HISTORY)
-                .bind(change.player.as_str())
-                .bind(i64::from(change.category))
-                .bind(change.game.as_str())
-                .bind(change.before.mu)
-                .bind(change.before.sigma)
-                .bind(change.after.mu)
-                .bind(change.after.sigma)
-                .bind(at)
-                .execute(&mut *conn)
-                .await?;
-            for opponent in &change.counted_against {
-                sqlx::query(RECORD_PAIR)
+            for change in rating::rate_contests(rated, &before, &pairs, arranged) {
+                sqlx::query(UPDATE_RATING)
+                    .bind(change.after.mu)
+                    .bind(change.after.sigma)
+                    .bind(i64::from(change.after.games))
+                    .bind(i64::from(change.after.opponents))
+                    .bind(i64::from(change.after.counted()))
                     .bind(change.player.as_str())
                     .bind(i64::from(change.category))
-                    .bind(opponent.as_str())
-                    .bind(arranged.then_some(at))
                     .execute(&mut *conn)
                     .await?;
+                sqlx::query(INSERT_RATING_HISTORY)
+                    .bind(change.player.as_str())
+                    .bind(i64::from(change.category))
+                    .bind(change.game.as_str())
+                    .bind(change.before.mu)
+                    .bind(change.before.sigma)
+                    .bind(change.after.mu)
+                    .bind(change.after.sigma)
+                    .bind(at)
+                    .execute(&mut *conn)
+                    .await?;
+                for opponent in &change.counted_against {
+                    sqlx::query(RECORD_PAIR)
+                        .bind(change.player.as_str())
+                        .bind(i64::from(change.category))
+                        .bind(opponent.as_str())
+                        .bind(arranged.then_some(at))
+                        .execute(&mut *conn)
+                        .await?;
+                }
             }
+            Ok(())
         }
-        Ok(())
     }
 }

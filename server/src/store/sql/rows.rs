@@ -78,6 +78,15 @@ pub(in crate::store) fn corrupt(what: impl Into<String>) -> StoreError {
     StoreError::Corrupt(what.into())
 }
 
+/// A value its column's text named (`what` and the text say which, if it names none).
+pub(in crate::store) fn parsed<T>(
+    value: Option<T>,
+    what: &str,
+    text: &str,
+) -> Result<T, StoreError> {
+    value.ok_or_else(|| corrupt(format!("{what} {text:?}")))
+}
+
 pub(in crate::store) fn seat_from(value: i64) -> Result<Seat, StoreError> {
     Seat::try_from(value).map_err(|_| corrupt(format!("seat {value}")))
 }

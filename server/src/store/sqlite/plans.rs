@@ -8,7 +8,9 @@ use sqlx::{AssertSqlSafe, Sqlite};
 
 use super::SqliteStore;
 use crate::domain::GameStatus;
-use crate::store::sql::{arranged, games, listing, players, queue, ratings};
+use crate::store::sql::{
+    arranged_games, challenges, games, listing, players, queue, ratings, tournaments,
+};
 
 /// Tables that grow with the service's history, by the names and aliases the statements
 /// give them (SQLite's plans name the alias).
@@ -104,15 +106,20 @@ fn statements() -> Vec<(&'static str, String)> {
                 .as_str()
                 .to_string(),
         ),
-        ("LIST_TOURNAMENTS", arranged::list_sql(false)),
-        ("LIST_TOURNAMENTS (of a status)", arranged::list_sql(true)),
+        ("LIST_TOURNAMENTS", tournaments::list_sql(false)),
+        (
+            "LIST_TOURNAMENTS (of a status)",
+            tournaments::list_sql(true),
+        ),
     ]);
     all
 }
 
 /// Challenges' and tournaments' statements (both backends check them).
 pub(in crate::store) fn arranged_statements() -> [(&'static str, &'static str); 29] {
-    use arranged::*;
+    use arranged_games::*;
+    use challenges::*;
+    use tournaments::*;
     [
         ("SET_POLICY", SET_POLICY),
         ("PLAYER_POLICY", PLAYER_POLICY),

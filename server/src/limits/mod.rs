@@ -4,12 +4,17 @@
 //! connections and of unauthenticated calls are the transport's (`net`), the ladder's and the open
 //! games' are checked where those are made. Counts are per server: each replica of a service
 //! enforces them for the streams it serves.
+//!
+//! The limits that are not flags are in [`fixed`], which also holds the one table of every
+//! limit, flags and fixed, that the README shows.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::game_error::{GameError, LimitKind};
+
+pub mod fixed;
 
 /// Every limit, 0 meaning none for the counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
