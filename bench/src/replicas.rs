@@ -43,6 +43,7 @@ pub async fn throughput(url: &str, n: usize, games: usize) -> anyhow::Result<Sca
         games,
         players: 4,
         rounds: 1,
+        record_acks: false,
     })
     .await?;
     let after: Duration = servers.iter().filter_map(Child::cpu).sum();

@@ -14,7 +14,7 @@ use theboss::v1;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use theboss_client::{ClientError, Connection, Session};
+use theboss_client::{ClientError, Connection, Outage, Session};
 
 use crate::play::panic_message;
 use crate::strategy::random::Random;
@@ -30,6 +30,18 @@ pub struct LoadConfig {
     pub players: u32,
     /// Games each concurrent slot plays one after the other.
     pub rounds: usize,
+    /// Keep every acknowledged turn ([`LoadReport::acks`]), to look for each in the store
+    /// afterwards (`theboss-bench failover-db`).
+    pub record_acks: bool,
+}
+
+/// A turn the server acknowledged: its game, the idempotency key it was sent with, and the
+/// game's `seq` after it.
+#[derive(Debug, Clone)]
+pub struct Ack {
+    pub game_id: String,
+    pub key: String,
+    pub seq: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -48,6 +60,10 @@ pub struct LoadReport {
     /// its last: None with fewer than two rounds, when a slow slot's first game outlasted
     /// another's last, or when a game failed.
     pub steady: Option<Steady>,
+    /// When each action was delivered to every seat, sorted.
+    pub delivered: Vec<Instant>,
+    /// Every acknowledged turn, if the run was asked to keep them.
+    pub acks: Vec<Ack>,
 }
 
 /// The part of a run when `games` games were being played, every slot past its first: the
@@ -160,7 +176,15 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
             let mut played = Played::default();
             for round in 0..config.rounds {
                 let seed = (slot * config.rounds + round) as u64;
-                one_game(&connections, slot, config.players, seed, &mut played).await?;
+                one_game(
+                    &connections,
+                    slot,
+                    config.players,
+                    seed,
+                    config.record_acks,
+                    &mut played,
+                )
+                .await?;
                 played.ends.push(Instant::now());
             }
             Ok::<_, ClientError>(played)
@@ -177,6 +201,7 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
             Ok(Ok(played)) => {
                 report.games += config.rounds;
                 report.latencies.extend(played.latencies);
+                report.acks.extend(played.acks);
                 delivered.extend(played.delivered);
                 ends.push(played.ends);
             }
@@ -196,6 +221,8 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
     }
     report.actions = report.latencies.len();
     report.latencies.sort();
+    delivered.sort();
+    report.delivered = delivered;
     Ok(report)
 }
 
@@ -207,6 +234,7 @@ struct Played {
     delivered: Vec<Instant>,
     /// When each game ended.
     ends: Vec<Instant>,
+    acks: Vec<Ack>,
 }
 
 /// One game: registers its players, seats them, and plays random turns as fast as the
@@ -216,53 +244,27 @@ async fn one_game(
     slot: usize,
     players: u32,
     seed: u64,
+    record_acks: bool,
     played: &mut Played,
 ) -> Result<(), ClientError> {
-    let mut seats: Vec<Session> = Vec::new();
-    for i in 0..players as usize {
-        let connection = &connections[(slot + i) % connections.len()];
-        seats.push(
-            connection
-                .register(&format!("load-{seed}-{i}"), true)
-                .await?,
-        );
-    }
-    let settings = v1::GameSettings {
-        players,
-        visibility: v1::Visibility::Unlisted as i32,
-        ..Default::default()
+    // A table is set up again from the start if the server is away meanwhile (a restart, a
+    // failover): a table left half set up only costs an account or an open table, which
+    // expires.
+    let mut outage = Outage::default();
+    let (seats, game_id) = loop {
+        match set_up(connections, slot, players, seed).await {
+            Ok(table) => break table,
+            Err(e) if e.is_transient() && outage.retry(SETUP_TRIES).await => {
+                tracing::warn!(error = %e, "setting a table up failed; again");
+            }
+            Err(e) => return Err(e),
+        }
     };
-    let game_id = seats[0].create_game(settings, None).await?;
-    for (i, s) in seats.iter().enumerate() {
-        s.join(&game_id, Some(i as u32)).await?;
-    }
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, glance::Glance)>();
     let mut watchers = JoinSet::new();
     for (i, s) in seats.iter().enumerate() {
         let (s, tx, game_id) = (s.clone(), tx.clone(), game_id.clone());
-        watchers.spawn(async move {
-            let request = v1::WatchGameRequest {
-                game_id: game_id.clone(),
-                after_seq: None,
-                update_views: v1::UpdateViews::ActionComplete as i32,
-            };
-            let mut stream = glance::watch(&s, request).await?;
-            while let Some(frame) = stream.message().await.map_err(|status| ClientError::Rpc {
-                call: "WatchGame",
-                status,
-            })? {
-                let Some(view) = frame
-                    .glance()
-                    .map_err(|e| glance::undecodable("WatchGame", e))?
-                else {
-                    continue;
-                };
-                if tx.send((i, view)).is_err() {
-                    break;
-                }
-            }
-            Ok::<_, ClientError>(())
-        });
+        watchers.spawn(async move { follow(&s, &game_id, i, &tx).await });
     }
     drop(tx);
     let mut latest: Vec<Option<glance::Glance>> = vec![None; seats.len()];
@@ -298,16 +300,106 @@ async fn one_game(
             .map_err(|_| WireError::new("view.to_move", format!("{to_move} is not a seat")))?;
         let turn = random.choose_legal(&theboss::convert::legal_from_wire(&legal, seat)?);
         sent = Some(Instant::now());
-        target = glance::submit(
+        let (seq, key) = glance::submit(
             &seats[to_move as usize],
             &game_id,
             glance.seq,
             theboss::convert::turn_to_wire(&turn),
         )
         .await?;
+        if record_acks {
+            played.acks.push(Ack {
+                game_id: game_id.clone(),
+                key,
+                seq,
+            });
+        }
+        target = seq;
     }
     watchers.shutdown().await;
     Ok(())
+}
+
+/// Tries in a row a table's setup or a stream is given, besides `RIDE_THROUGH`.
+const SETUP_TRIES: u32 = 20;
+
+/// Registers a table's players, creates it and seats them.
+async fn set_up(
+    connections: &[Connection],
+    slot: usize,
+    players: u32,
+    seed: u64,
+) -> Result<(Vec<Session>, String), ClientError> {
+    let mut seats: Vec<Session> = Vec::new();
+    for i in 0..players as usize {
+        let connection = &connections[(slot + i) % connections.len()];
+        seats.push(
+            connection
+                .register(&format!("load-{seed}-{i}"), true)
+                .await?,
+        );
+    }
+    let settings = v1::GameSettings {
+        players,
+        visibility: v1::Visibility::Unlisted as i32,
+        ..Default::default()
+    };
+    let game_id = seats[0].create_game(settings, None).await?;
+    for (i, s) in seats.iter().enumerate() {
+        s.join(&game_id, Some(i as u32)).await?;
+    }
+    Ok((seats, game_id))
+}
+
+/// Seat `seat`'s stream of the game, its views handed to the driver, until the game ends;
+/// resumed after the last view it delivered whenever the server is away.
+async fn follow(
+    session: &Session,
+    game_id: &str,
+    seat: usize,
+    tx: &mpsc::UnboundedSender<(usize, glance::Glance)>,
+) -> Result<(), ClientError> {
+    let mut after_seq = None;
+    let mut outage = Outage::default();
+    loop {
+        let request = v1::WatchGameRequest {
+            game_id: game_id.to_string(),
+            after_seq,
+            update_views: v1::UpdateViews::ActionComplete as i32,
+        };
+        let error = match glance::watch(session, request).await {
+            Ok(mut stream) => loop {
+                match stream.message().await {
+                    Ok(Some(frame)) => {
+                        outage.over();
+                        let Some(view) = frame
+                            .glance()
+                            .map_err(|e| glance::undecodable("WatchGame", e))?
+                        else {
+                            continue;
+                        };
+                        after_seq = Some(view.seq);
+                        if tx.send((seat, view)).is_err() {
+                            return Ok(());
+                        }
+                    }
+                    // The server ends a game's streams after its last update.
+                    Ok(None) => return Ok(()),
+                    Err(status) => {
+                        break ClientError::Rpc {
+                            call: "WatchGame",
+                            status,
+                        };
+                    }
+                }
+            },
+            Err(error) => error,
+        };
+        if !error.is_transient() || !outage.retry(SETUP_TRIES).await {
+            return Err(error);
+        }
+        tracing::debug!(game = %game_id, %error, "stream lost; resuming");
+    }
 }
 
 #[cfg(test)]

@@ -235,6 +235,7 @@ async fn main() -> anyhow::Result<()> {
                 games: args.games,
                 players: args.players,
                 rounds: args.rounds,
+                record_acks: false,
             })
             .await?;
             print!("{report}");

@@ -1,6 +1,7 @@
 //! The load generator through a real in-process server: every game played to its end, every
 //! action's latency counted once, the steady part of the run found, and each action's `seq`
-//! read from the answer (a stale one would stall the game, a wrong one end it early).
+//! read from the answer (a stale one would stall the game, a wrong one end it early), and
+//! every acknowledged turn kept with its key when asked.
 
 use theboss_bot::load::{self, LoadConfig};
 use theboss_server::testing::TestServer;
@@ -13,6 +14,7 @@ async fn the_load_plays_every_game_to_its_end() {
         games: 3,
         players: 4,
         rounds: 4,
+        record_acks: true,
     };
     let report = load::run(&config).await.unwrap();
     assert_eq!(report.errors, 0);
@@ -29,5 +31,12 @@ async fn the_load_plays_every_game_to_its_end() {
         steady.actions,
         report.actions
     );
+    // Every turn was acknowledged once, under a key of its own, and delivered to every seat.
+    assert_eq!(report.acks.len(), report.actions);
+    assert_eq!(report.delivered.len(), report.actions);
+    let keys: std::collections::HashSet<&str> =
+        report.acks.iter().map(|a| a.key.as_str()).collect();
+    assert_eq!(keys.len(), report.acks.len());
+    assert!(report.delivered.windows(2).all(|w| w[0] <= w[1]));
     server.stop().await;
 }

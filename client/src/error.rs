@@ -79,6 +79,46 @@ pub fn reason(status: &Status) -> String {
         .unwrap_or_default()
 }
 
+/// How long a client keeps trying a call the server could not answer (UNAVAILABLE, a lost
+/// connection: a restart, a replica stopping, its database failing over) before it gives
+/// up: a failover costs a player a pause, not a game. Calls are retried only where that is
+/// safe: a turn under its idempotency key, a stream resumed after its last update.
+pub const RIDE_THROUGH: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Failures in a row of one call, and since when: [`Outage::retry`] says whether to try again
+/// (within [`RIDE_THROUGH`] of the first failure, or within a number of tries) and waits
+/// first (50 ms, doubling, at most a second).
+#[derive(Debug, Default)]
+pub struct Outage {
+    since: Option<tokio::time::Instant>,
+    failures: u32,
+}
+
+impl Outage {
+    /// Records a failure; waits and returns true if the call should be tried again: while
+    /// fewer than `tries` failed, or the first failure is less than [`RIDE_THROUGH`] ago.
+    pub async fn retry(&mut self, tries: u32) -> bool {
+        let since = *self.since.get_or_insert_with(tokio::time::Instant::now);
+        self.failures += 1;
+        if self.failures >= tries && since.elapsed() >= RIDE_THROUGH {
+            return false;
+        }
+        let wait = 50u64 << self.failures.saturating_sub(1).min(5);
+        tokio::time::sleep(std::time::Duration::from_millis(wait.min(1000))).await;
+        true
+    }
+
+    /// The call got through: the next failure starts a new outage.
+    pub fn over(&mut self) {
+        *self = Outage::default();
+    }
+
+    /// Failures so far in this outage.
+    pub fn failures(&self) -> u32 {
+        self.failures
+    }
+}
+
 /// Times a throttled call is tried again before its RESOURCE_EXHAUSTED is returned.
 pub const THROTTLED_RETRIES: u32 = 20;
 
@@ -123,6 +163,31 @@ pub fn is_transient(code: Code) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn an_outage_is_ridden_through_for_its_time_and_at_least_its_tries() {
+        let started = tokio::time::Instant::now();
+        let mut outage = Outage::default();
+        let mut retries = 0;
+        while outage.retry(3).await {
+            retries += 1;
+        }
+        assert!(started.elapsed() >= RIDE_THROUGH, "{:?}", started.elapsed());
+        assert!(started.elapsed() < RIDE_THROUGH + std::time::Duration::from_secs(2));
+        assert!(retries > 3 && retries < 60, "{retries}");
+
+        // Many quick tries count too: a long outage is given them all.
+        let started = tokio::time::Instant::now();
+        let mut outage = Outage::default();
+        while outage.retry(100).await {}
+        assert_eq!(outage.failures(), 100);
+        assert!(started.elapsed() > RIDE_THROUGH);
+
+        // A call that got through starts the next outage afresh.
+        outage.over();
+        assert!(outage.retry(1).await);
+        assert_eq!(outage.failures(), 1);
+    }
 
     #[test]
     fn refusals_are_not_transient_and_outages_are() {

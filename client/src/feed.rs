@@ -16,7 +16,8 @@ pub struct FeedOptions {
     /// Reopen a stream that sent nothing, not even a keep-alive, for this long (the server
     /// sends keep-alives every 15 s by default).
     pub silence: Duration,
-    /// Failed attempts in a row before giving up with [`ClientError::StreamLost`].
+    /// Failed attempts in a row before giving up with [`ClientError::StreamLost`], once the
+    /// first of them is [`crate::RIDE_THROUGH`] ago.
     pub reconnects: u32,
     /// Which updates carry the view. The default, only the last update of each action
     /// (`action_complete`), is all a client acting on views needs, and sends each view once.
@@ -53,8 +54,8 @@ pub struct GameFeed {
     last_seq: Option<u64>,
     stream: Option<Streaming<v1::WatchGameResponse>>,
     options: FeedOptions,
-    /// Attempts that failed in a row.
-    failures: u32,
+    /// Attempts that failed in a row, and since when.
+    outage: crate::error::Outage,
     /// The stream was reopened at least once.
     reopened: bool,
     done: bool,
@@ -73,7 +74,7 @@ impl GameFeed {
             last_seq: after_seq,
             stream: None,
             options,
-            failures: 0,
+            outage: crate::error::Outage::default(),
             reopened: false,
             done: false,
         }
@@ -102,7 +103,7 @@ impl GameFeed {
             };
             match tokio::time::timeout(self.options.silence, stream.message()).await {
                 Ok(Ok(Some(message))) => {
-                    self.failures = 0;
+                    self.outage.over();
                     match message.message {
                         Some(Message::Snapshot(view)) => {
                             self.last_seq = Some(self.last_seq.unwrap_or(0).max(view.seq));
@@ -173,12 +174,9 @@ impl GameFeed {
     }
 
     async fn back_off(&mut self) -> Result<(), ClientError> {
-        self.failures += 1;
-        if self.failures > self.options.reconnects {
+        if !self.outage.retry(self.options.reconnects).await {
             return Err(ClientError::StreamLost(self.game_id.clone()));
         }
-        let wait = 50 * u64::from(self.failures.min(20));
-        tokio::time::sleep(Duration::from_millis(wait)).await;
         Ok(())
     }
 }

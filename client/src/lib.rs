@@ -23,6 +23,6 @@ mod session;
 
 pub use connection::Connection;
 pub use credentials::Credentials;
-pub use error::{ClientError, is_transient, reason};
+pub use error::{ClientError, Outage, RIDE_THROUGH, is_transient, reason};
 pub use feed::{FeedItem, FeedOptions, GameFeed};
 pub use session::{Session, Submitted};

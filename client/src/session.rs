@@ -327,7 +327,8 @@ impl Session {
     }
 
     /// Sends a turn, retrying transient failures with the same idempotency key (so the turn
-    /// is played at most once) for up to `attempts` tries with exponential back-off. A stale
+    /// is played at most once) with exponential back-off, for `attempts` tries and at least
+    /// [`crate::RIDE_THROUGH`] (a failover of the server's database takes seconds). A stale
     /// `expected_seq` is not an error: the game moved on. A refusal is.
     pub async fn submit_retrying(
         &self,
@@ -337,20 +338,20 @@ impl Session {
         attempts: u32,
     ) -> Result<Submitted, ClientError> {
         let key = uuid::Uuid::new_v4().to_string();
-        let mut delay = Duration::from_millis(50);
-        for attempt in 1..=attempts.max(1) {
+        let mut outage = crate::error::Outage::default();
+        loop {
             match self
                 .submit_with_key(game_id, expected_seq, &key, action)
                 .await
             {
                 Ok(response) => return Ok(Submitted::Accepted(response)),
                 Err(e) if e.code() == Code::Aborted => return Ok(Submitted::Stale),
-                Err(e) if e.is_transient() && attempt < attempts => {
+                Err(e) if e.is_transient() => {
                     tracing::warn!(error = %e, "submit failed; retrying with the same key");
-                    tokio::time::sleep(delay).await;
-                    delay = (delay * 2).min(Duration::from_secs(2));
+                    if !outage.retry(attempts.max(1)).await {
+                        break;
+                    }
                 }
-                Err(e) if e.is_transient() => break,
                 Err(e) => return Err(e),
             }
         }

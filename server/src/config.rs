@@ -51,6 +51,9 @@ impl fmt::Debug for DatabaseUrl {
     about = "The Boss game service (gRPC)"
 )]
 pub struct Config {
+    /// What to do; without a command, serve.
+    #[command(subcommand)]
+    pub command: Option<Command>,
     /// Address to listen on (port 0 picks a free port; the log says which).
     #[arg(long, env = "THEBOSS_LISTEN", default_value = "127.0.0.1:50051")]
     pub listen: SocketAddr,
@@ -148,6 +151,20 @@ pub struct Config {
     /// Log filter, in `tracing_subscriber::EnvFilter` syntax (e.g. `info,theboss_server=debug`).
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,
+}
+
+/// The server's commands besides serving.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum Command {
+    /// Copy the SQLite store (`--database-url`) into a new file, consistently, while a
+    /// server may be serving it (restore: stop the server, put the copy in the database's
+    /// place, remove the old file's `-wal` and `-shm`). A PostgreSQL store is backed up with
+    /// PostgreSQL's tools (docs/operations.md).
+    Backup {
+        /// The new file (it must not exist).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
 }
 
 impl Config {

@@ -1,12 +1,14 @@
 //! `theboss-server`: parses the configuration, sets up logging, and serves (see
-//! [`theboss_server::serve`]) until SIGINT or SIGTERM.
+//! [`theboss_server::serve`]) until SIGINT or SIGTERM; `theboss-server backup --out FILE`
+//! copies an SQLite store instead.
 
 use anyhow::Context;
 use clap::Parser;
+use theboss_server::config::Command;
 use theboss_server::{Config, serve, shutdown};
 
 /// Every action allocates its views, events and frames by the dozen; glibc's allocator spent a
-/// fifth of the server's CPU under load on them (issue 21's profile), mimalloc a fraction.
+/// fifth of the server's CPU under load on them (profiled), mimalloc a fraction.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -14,6 +16,12 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
     theboss_server::logs::init(&config.log).context("--log")?;
-    serve(&config, shutdown::signal()).await?;
+    match &config.command {
+        Some(Command::Backup { out }) => {
+            theboss_server::store::back_up(config.database_url.expose(), out).await?;
+            tracing::info!(out = %out.display(), "backed up");
+        }
+        None => serve(&config, shutdown::signal()).await?,
+    }
     Ok(())
 }

@@ -122,29 +122,43 @@ pub async fn watch(
         .await
 }
 
-/// `SubmitAction` under a fresh idempotency key; returns the game's `seq` after the turn.
+/// `SubmitAction` under a fresh idempotency key, tried again under the same key while the
+/// server is away (within `theboss_client::RIDE_THROUGH`: the turn is played once, whatever
+/// became of an attempt); returns the game's `seq` after the turn, and the key.
 pub async fn submit(
     session: &Session,
     game_id: &str,
     expected_seq: u64,
     action: v1::TurnAction,
-) -> Result<u64, ClientError> {
+) -> Result<(u64, String), ClientError> {
     let key = uuid::Uuid::new_v4().to_string();
     let message = Session::submit_request(game_id, expected_seq, &key, action);
-    let answer = session
-        .call("SubmitAction", false, |channel| {
-            let request = session.request(message.clone());
-            async move {
-                let mut grpc = tonic::client::Grpc::new(channel);
-                grpc.ready().await.map_err(not_ready)?;
-                let codec = ProstCodec::<v1::SubmitActionRequest, SubmitAnswer>::default();
-                grpc.unary(request, PathAndQuery::from_static(SUBMIT_ACTION), codec)
-                    .await
+    let mut outage = theboss_client::Outage::default();
+    loop {
+        let answer = session
+            .call("SubmitAction", false, |channel| {
+                let request = session.request(message.clone());
+                async move {
+                    let mut grpc = tonic::client::Grpc::new(channel);
+                    grpc.ready().await.map_err(not_ready)?;
+                    let codec = ProstCodec::<v1::SubmitActionRequest, SubmitAnswer>::default();
+                    grpc.unary(request, PathAndQuery::from_static(SUBMIT_ACTION), codec)
+                        .await
+                }
+            })
+            .await;
+        match answer {
+            Ok(answer) => return Ok((answer.seq, key)),
+            Err(e) if e.is_transient() && outage.retry(SUBMIT_TRIES).await => {
+                tracing::debug!(game = %game_id, error = %e, "submit failed; again, same key");
             }
-        })
-        .await?;
-    Ok(answer.seq)
+            Err(e) => return Err(e),
+        }
+    }
 }
+
+/// Tries in a row a turn is given, besides `RIDE_THROUGH`.
+const SUBMIT_TRIES: u32 = 20;
 
 #[cfg(test)]
 mod tests {

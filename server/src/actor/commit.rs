@@ -34,6 +34,7 @@ impl Actor {
         idempotency_key: Option<String>,
         caps: Option<PlayerCaps>,
     ) -> Result<usize, GameError> {
+        self.settle().await?;
         let mut next = (*self.log.latest().state).clone();
         let events = next.apply(&self.record, &action)?;
         let stored = StoredAction {
@@ -72,6 +73,10 @@ impl Actor {
                     self.set_role(Role::Follower);
                     tracing::warn!("another replica runs the game now");
                     return Err(GameError::Moved);
+                }
+                StoreError::Database(_) | StoreError::Closed => {
+                    tracing::warn!(%error, seq = stored.seq, "a write's outcome is unknown");
+                    self.unsure = true;
                 }
                 _ => {}
             }
@@ -120,6 +125,29 @@ impl Actor {
             }
         }
         Ok(self.push(stored, events, next))
+    }
+
+    /// Reads the log back from the store after a write whose outcome is unknown: what the
+    /// store holds is what happened. Until it answers, nothing is written (UNAVAILABLE: the
+    /// caller retries with the same idempotency key, and finds its action if it was kept).
+    pub(super) async fn settle(&mut self) -> Result<(), GameError> {
+        if !self.unsure {
+            return Ok(());
+        }
+        let stored = self
+            .store
+            .load_game(&self.record.id)
+            .await?
+            .ok_or_else(|| StoreError::Corrupt(format!("game {} vanished", self.record.id)))?;
+        let before = self.log.seq();
+        self.replay(stored.actions);
+        self.unsure = false;
+        tracing::info!(
+            before,
+            after = self.log.seq(),
+            "read the log back after an unknown outcome"
+        );
+        Ok(())
     }
 
     /// What changes with an action that leads to `next`, besides the log.
@@ -177,17 +205,9 @@ impl Actor {
             by_timeout: false,
         };
         let key = (!submit.idempotency_key.is_empty()).then_some(submit.idempotency_key);
-        if let Some(n) = key
-            .as_ref()
-            .and_then(|key| self.log.keyed(&submit.player_id, key))
-        {
-            if self.log.action(n).action != action {
-                return Err(GameError::invalid(
-                    "idempotency_key",
-                    "already used for a different action",
-                ));
-            }
-            return Ok(self.committed(n, seat));
+        self.settle().await?;
+        if let Some(done) = self.already(&submit.player_id, key.as_deref(), &action, seat) {
+            return done;
         }
         self.writable()?;
         if submit.expected_seq != self.log.seq() {
@@ -196,8 +216,38 @@ impl Actor {
                 current: self.log.seq(),
             });
         }
-        let n = self.commit(action, Some(submit.player_id), key).await?;
-        Ok(self.committed(n, seat))
+        match self
+            .commit(action.clone(), Some(submit.player_id.clone()), key.clone())
+            .await
+        {
+            Ok(n) => Ok(self.committed(n, seat)),
+            // The store was ahead (the actor caught up): the action it holds may be this
+            // very request's, committed by an earlier attempt whose answer was lost.
+            Err(error @ GameError::Store(StoreError::Conflict { .. })) => self
+                .already(&submit.player_id, key.as_deref(), &action, seat)
+                .unwrap_or(Err(error)),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The answer to a request whose idempotency key the log already holds: the action it
+    /// committed, or a refusal if the key was used for another.
+    fn already(
+        &self,
+        player_id: &str,
+        key: Option<&str>,
+        action: &Action,
+        seat: Seat,
+    ) -> Option<Result<Committed, GameError>> {
+        let n = self.log.keyed(player_id, key?)?;
+        Some(if self.log.action(n).action == *action {
+            Ok(self.committed(n, seat))
+        } else {
+            Err(GameError::invalid(
+                "idempotency_key",
+                "already used for a different action",
+            ))
+        })
     }
 
     fn committed(&self, n: usize, seat: Seat) -> Committed {

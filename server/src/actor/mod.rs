@@ -35,7 +35,7 @@ use crate::table::{Action, TableError, TableEvent, TableState};
 use handle::Command;
 pub use handle::{Committed, GameHandle, JoinOutcome, Submit, Subscription};
 use steps::StepLog;
-pub use steps::{Backlog, Batch, CHECKPOINT, ENCODED_SLOTS, Encoded, History, Logged};
+pub use steps::{Backlog, Batch, CHECKPOINT, History};
 
 /// What an actor does for its game on this replica.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +128,10 @@ struct Actor {
     house: Arc<Thinkers>,
     /// The log's length a house bot is thinking for, if one is.
     thinking: Option<usize>,
+    /// A write failed after it may have reached the store (the connection died with the
+    /// commit sent, a failover): whether it committed is unknown, so the log is read back
+    /// from the store before anything else is decided (`settle`), never guessed.
+    unsure: bool,
 }
 
 /// Rebuilds a game from the store's record and log, and starts its actor in `role`.
@@ -154,6 +158,7 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
         log,
         house,
         thinking: None,
+        unsure: false,
     };
     let (tx, rx) = mpsc::channel(64);
     // A root span: the actor outlives the call that happened to start it.

@@ -121,37 +121,15 @@ async fn an_actor_behind_its_store_catches_up_and_answers_aborted() {
     let seat = latest.state.to_move().unwrap();
     let turn = latest.state.default_turn(seat).unwrap();
     // Another writer commits the next action behind the actor's back.
-    let mut next = (*latest.state).clone();
-    next.apply(
-        &latest.record,
-        &Action::Turn {
-            seat,
-            turn,
-            by_timeout: false,
-        },
+    let next = commit_behind(
+        &*store,
+        &latest,
+        3,
+        turn,
+        &players[usize::from(seat)],
+        "theirs",
     )
-    .unwrap();
-    store
-        .append_action(
-            "g",
-            &StoredAction {
-                seq: 3,
-                action: Action::Turn {
-                    seat,
-                    turn,
-                    by_timeout: false,
-                },
-                player_id: Some(players[usize::from(seat)].id.clone()),
-                idempotency_key: Some("theirs".into()),
-                at: now_micros(),
-            },
-            &Effects {
-                status: next.status,
-                ..Effects::default()
-            },
-        )
-        .await
-        .unwrap();
+    .await;
     let submit = Submit {
         player_id: players[usize::from(seat)].id.clone(),
         expected_seq: latest.seq_after(),
@@ -184,4 +162,107 @@ async fn an_actor_behind_its_store_catches_up_and_answers_aborted() {
         game.submit(theirs).await.unwrap().batch.seq_after(),
         caught_up.seq_after()
     );
+}
+
+/// A write whose answer was lost (the store kept it; the connection died before saying so):
+/// the caller's retry with the same key is answered from the store's copy, as committed,
+/// and nothing is written twice.
+#[tokio::test]
+async fn a_retry_after_a_lost_answer_finds_its_action_in_the_store() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let (game, players) = fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
+    for p in &players {
+        game.join(p.clone(), None).await.unwrap();
+    }
+    let latest = game.latest().await.unwrap();
+    let seat = latest.state.to_move().unwrap();
+    let turn = latest.state.default_turn(seat).unwrap();
+    let player_id = players[usize::from(seat)].id.clone();
+    // The first attempt's write, as the store kept it.
+    let next = commit_behind(
+        &*store,
+        &latest,
+        3,
+        turn,
+        &players[usize::from(seat)],
+        "mine",
+    )
+    .await;
+    let retry = Submit {
+        player_id: player_id.clone(),
+        expected_seq: latest.seq_after(),
+        idempotency_key: "mine".into(),
+        turn,
+    };
+    let committed = game.submit(retry.clone()).await.unwrap();
+    assert_eq!(committed.seat, seat);
+    assert!(committed.batch.seq_after() > latest.seq_after());
+    assert_eq!(committed.batch.state.to_move(), next.to_move());
+    // Asked again, the same answer; the store holds the action once.
+    let again = game.submit(retry).await.unwrap();
+    assert_eq!(again.batch.seq_after(), committed.batch.seq_after());
+    let stored = store.load_game("g").await.unwrap().unwrap();
+    assert_eq!(stored.actions.len(), 3);
+    // The key names this turn: another turn under it is refused.
+    let other = latest
+        .state
+        .game
+        .as_ref()
+        .unwrap()
+        .legal_turns(seat)
+        .unwrap()
+        .cards
+        .into_iter()
+        .find(|c| *c != turn.card)
+        .map(theboss_engine::Turn::play)
+        .expect("a first hand has several cards");
+    let misuse = Submit {
+        player_id,
+        expected_seq: committed.batch.seq_after(),
+        idempotency_key: "mine".into(),
+        turn: other,
+    };
+    assert!(matches!(
+        game.submit(misuse).await,
+        Err(GameError::Invalid { .. })
+    ));
+}
+
+/// Commits the seat to move's `turn` as the game's action `seq` straight to the store, under
+/// `key`, as another writer (or an earlier attempt whose answer was lost) would; returns the
+/// table it leads to.
+async fn commit_behind(
+    store: &dyn Store,
+    latest: &Batch,
+    seq: u64,
+    turn: theboss_engine::Turn,
+    player: &PlayerInfo,
+    key: &str,
+) -> crate::table::TableState {
+    let seat = latest.state.to_move().unwrap();
+    let action = Action::Turn {
+        seat,
+        turn,
+        by_timeout: false,
+    };
+    let mut next = (*latest.state).clone();
+    next.apply(&latest.record, &action).unwrap();
+    store
+        .append_action(
+            "g",
+            &StoredAction {
+                seq,
+                action,
+                player_id: Some(player.id.clone()),
+                idempotency_key: Some(key.into()),
+                at: now_micros(),
+            },
+            &Effects {
+                status: next.status,
+                ..Effects::default()
+            },
+        )
+        .await
+        .unwrap();
+    next
 }

@@ -43,6 +43,21 @@ impl Backend for sqlx::Sqlite {
 }
 
 impl SqlStore<sqlx::Sqlite> {
+    /// Writes a consistent copy of the whole database to a new file at `out`
+    /// (`VACUUM INTO`: a snapshot of one moment, taken while the server serves; the copy is
+    /// compact and needs no WAL file). Restoring is putting the copy in the database's place
+    /// while no server runs on it.
+    pub async fn back_up(&self, out: &std::path::Path) -> Result<(), StoreError> {
+        let out = out
+            .to_str()
+            .ok_or_else(|| StoreError::Corrupt(format!("{} is not UTF-8", out.display())))?;
+        sqlx::query("VACUUM INTO $1")
+            .bind(out)
+            .execute(&self.side)
+            .await?;
+        Ok(())
+    }
+
     /// Opens (creating if needed) the file a `sqlite://path` URL names and migrates it.
     pub async fn connect(url: &str) -> Result<SqliteStore, StoreError> {
         // No ping before each use of a pooled connection (a round trip to its worker thread
@@ -139,23 +154,24 @@ mod tests {
     use std::sync::Arc;
 
     use theboss::v1;
-    use theboss_client::Connection;
+    use theboss_client::{Connection, Session};
     use tonic::Code;
 
     use super::*;
     use crate::store::{GameStore, Traced};
     use crate::testing::TestServer;
 
-    #[tokio::test]
-    async fn a_corrupt_log_is_an_internal_error_naming_the_game() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("corrupt.db").display());
-        let store = Arc::new(Traced::new(SqliteStore::connect(&url).await.unwrap()));
+    /// A server on an SQLite file at `url`, and a player who created a two-player game there
+    /// and sits at it.
+    pub(super) async fn a_game_served_from(
+        url: &str,
+    ) -> (Arc<Traced<SqliteStore>>, TestServer, Session, String) {
+        let store = Arc::new(Traced::new(SqliteStore::connect(url).await.unwrap()));
         let server = TestServer::start(store.clone(), crate::Options::default()).await;
         let session = Connection::connect(&server.url())
             .await
             .unwrap()
-            .register("Victim", true)
+            .register("Player", true)
             .await
             .unwrap();
         let settings = v1::GameSettings {
@@ -164,6 +180,14 @@ mod tests {
         };
         let game_id = session.create_game(settings, None).await.unwrap();
         session.join(&game_id, None).await.unwrap();
+        (store, server, session, game_id)
+    }
+
+    #[tokio::test]
+    async fn a_corrupt_log_is_an_internal_error_naming_the_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("corrupt.db").display());
+        let (store, server, session, game_id) = a_game_served_from(&url).await;
         server.stop().await;
         // A row in a format this server does not know (or one a bug mangled).
         sqlx::query("UPDATE actions SET format = 99 WHERE game_id = $1")
@@ -188,5 +212,59 @@ mod tests {
             "{message}"
         );
         server.stop().await;
+    }
+}
+
+#[cfg(test)]
+mod backup_tests {
+    use std::sync::Arc;
+
+    use theboss_client::Connection;
+
+    use super::*;
+    use crate::store::{BackupError, GameStore, Traced, back_up};
+    use crate::testing::TestServer;
+
+    /// A backup taken while the server serves holds every game committed before it: a server
+    /// started on the copy (the restore) plays on from there.
+    #[tokio::test]
+    async fn a_backup_taken_while_serving_restores_every_committed_game() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("live.db").display());
+        let (_store, server, session, game_id) = super::tests::a_game_served_from(&url).await;
+
+        let copy = dir.path().join("copy.db");
+        back_up(&url, &copy).await.unwrap();
+        // Never over an existing file.
+        assert!(matches!(
+            back_up(&url, &copy).await,
+            Err(BackupError::Exists(_))
+        ));
+        server.stop().await;
+
+        let restored_url = format!("sqlite://{}", copy.display());
+        let restored = Arc::new(Traced::new(
+            SqliteStore::connect(&restored_url).await.unwrap(),
+        ));
+        let game = restored.load_game(&game_id).await.unwrap().unwrap();
+        assert_eq!(game.actions.len(), 1, "the creator's join");
+        let server = TestServer::start(restored, crate::Options::default()).await;
+        let session = Connection::connect(&server.url())
+            .await
+            .unwrap()
+            .session(session.credentials.clone());
+        let view = session.view(&game_id).await.unwrap();
+        assert_eq!(view.seats.len(), 2);
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn a_postgres_store_is_left_to_postgres_tools() {
+        let out = tempfile::tempdir().unwrap().path().join("x.db");
+        assert!(matches!(
+            back_up("postgres://nobody@127.0.0.1:1/x", &out).await,
+            Err(BackupError::Postgres)
+        ));
+        assert!(!out.exists());
     }
 }

@@ -5,6 +5,11 @@
 //! PostgreSQL comes from `DATABASE_URL_TEST` (default
 //! `postgres://postgres@127.0.0.1:5432/test`). If it cannot be reached, tests fail loudly:
 //! they are never skipped.
+//!
+//! [`ha`]: a highly available PostgreSQL (a Patroni cluster, `deploy/ha/`) for the failover
+//! test and benchmark.
+
+pub mod ha;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

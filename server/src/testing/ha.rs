@@ -1,0 +1,124 @@
+//! A Patroni cluster for the failover test and benchmark, brought up by `deploy/ha/up.sh`
+//! under a directory of its own, on free ports (so that it never meets a developer's own
+//! cluster), and taken down when dropped, a failed run included.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// How a failover is caused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loss {
+    /// The primary's PostgreSQL is SIGKILLed; its Patroni stays and hands over at once.
+    Postgres,
+    /// The primary's machine is lost: its Patroni and its PostgreSQL are SIGKILLed, and the
+    /// standby takes over once the leader key expires.
+    Node,
+}
+
+/// A running cluster; `url` reaches its primary through HAProxy, whichever node that is.
+pub struct HaCluster {
+    base: tempfile::TempDir,
+    pub url: String,
+}
+
+fn script(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../deploy/ha")
+        .join(name)
+}
+
+fn free_port() -> std::io::Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+/// What went wrong with a cluster's scripts, with what they printed.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "deploy/ha/{script} failed (Patroni, etcd, HAProxy and pgBackRest come from .ci/install-ha): {output}"
+)]
+pub struct HaError {
+    script: &'static str,
+    output: String,
+}
+
+fn run(script_name: &'static str, command: &mut Command) -> Result<(), HaError> {
+    let failed = |output: String| HaError {
+        script: script_name,
+        output,
+    };
+    let output = command.output().map_err(|e| failed(e.to_string()))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(failed(format!(
+            "{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )))
+    }
+}
+
+impl HaCluster {
+    /// Brings up `nodes` (2 or 3) PostgreSQL nodes under Patroni, etcd and HAProxy, and
+    /// returns once the primary has a synchronous standby.
+    pub fn up(nodes: usize) -> Result<HaCluster, HaError> {
+        let io = |e: std::io::Error| HaError {
+            script: "up.sh",
+            output: e.to_string(),
+        };
+        let base = tempfile::Builder::new()
+            .prefix("theboss-ha-")
+            .tempdir_in("/tmp")
+            .map_err(io)?;
+        let ports = |n: usize| -> std::io::Result<String> {
+            Ok((0..n)
+                .map(|_| free_port().map(|p| p.to_string()))
+                .collect::<std::io::Result<Vec<_>>>()?
+                .join(" "))
+        };
+        let ha_port = free_port().map_err(io)?;
+        let mut command = Command::new(script("up.sh"));
+        command
+            .arg(base.path())
+            .env("HA_PG_PORTS", ports(nodes).map_err(io)?)
+            .env("HA_REST_PORTS", ports(nodes).map_err(io)?)
+            .env("HA_ETCD_CLIENT_PORT", ports(1).map_err(io)?)
+            .env("HA_ETCD_PEER_PORT", ports(1).map_err(io)?)
+            .env("HA_PORT", ha_port.to_string())
+            .env("HA_REPLICA_PORT", ports(1).map_err(io)?)
+            .env("HA_STATS_PORT", ports(1).map_err(io)?)
+            .env("HA_RESTORE_PORT", ports(1).map_err(io)?);
+        // Taken down by `Drop` from here on, even if it never came up whole.
+        let cluster = HaCluster {
+            base,
+            url: format!("postgres://postgres@127.0.0.1:{ha_port}/postgres"),
+        };
+        run("up.sh", &mut command)?;
+        Ok(cluster)
+    }
+
+    /// Causes a failover: SIGKILLs the primary's PostgreSQL, or its whole node.
+    pub fn lose_the_primary(&self, loss: Loss) -> Result<(), HaError> {
+        let mode = match loss {
+            Loss::Postgres => "postgres",
+            Loss::Node => "node",
+        };
+        run(
+            "kill-primary.sh",
+            Command::new(script("kill-primary.sh"))
+                .arg(self.base.path())
+                .arg(mode),
+        )
+    }
+}
+
+impl Drop for HaCluster {
+    fn drop(&mut self) {
+        let _ = Command::new(script("down.sh"))
+            .arg(self.base.path())
+            .stdout(Stdio::null())
+            .status();
+    }
+}
