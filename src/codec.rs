@@ -2,10 +2,21 @@
 //! does not decode is the caller's fault (INVALID_ARGUMENT), not the server's (tonic's
 //! INTERNAL). Clients keep prost's codec: a response that does not decode is no fault of
 //! the request.
+//!
+//! Its encoder starts each response with a small buffer ([`RESPONSE_BUFFER`]) instead of
+//! tonic's 8 KiB: a `WatchGame` stream keeps its buffer for its whole life, and a server
+//! holds tens of thousands of them. The buffer grows to the largest message the stream
+//! sends (a view: about a kilobyte) and is reused from then on.
 
 use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder};
 use tonic::{Code, Status};
 use tonic_prost::{ProstCodec, ProstDecoder, ProstEncoder};
+
+/// Bytes a response's encoding buffer starts with.
+pub const RESPONSE_BUFFER: usize = 512;
+
+/// Encoded bytes a response holds before it hands them to the connection (tonic's default).
+const YIELD_THRESHOLD: usize = 32 * 1024;
 
 pub struct ServerCodec<T, U>(ProstCodec<T, U>);
 
@@ -26,7 +37,7 @@ where
     type Decoder = RequestDecoder<U>;
 
     fn encoder(&mut self) -> Self::Encoder {
-        self.0.encoder()
+        ProstEncoder::new(BufferSettings::new(RESPONSE_BUFFER, YIELD_THRESHOLD))
     }
 
     fn decoder(&mut self) -> Self::Decoder {
