@@ -4,15 +4,18 @@
 //! wall-clock figure printed beside them is only indicative; `benches/engine.rs` (criterion)
 //! is the throughput figure of record.
 //!
-//! `cargo bench -p theboss-engine --bench playouts -- [GAMES]` (default 2000). Under
-//! callgrind, run the built binary directly with a small GAMES and divide the total by it.
+//! `cargo bench -p theboss-engine --bench playouts -- [GAMES] [published|playout]` (default
+//! 2000 games, both ways of playing: through the published API that returns lists and
+//! events, and as a playout does, into reused buffers). Under callgrind, run the built
+//! binary directly with one way and a small GAMES, and divide the difference from a run of
+//! 0 games by GAMES.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use theboss_engine::{Game, GameConfig, GameRng};
+use theboss_engine::{Game, GameConfig, GameRng, LegalTurns};
 
 /// The system allocator, counting the blocks it hands out (reallocations included: each
 /// one is a trip to the allocator, as costly as a fresh block).
@@ -60,6 +63,24 @@ fn random_game(players: u8, seed: u64) -> usize {
     turns
 }
 
+/// The same game (the same turns: the same legal list, indexed alike) as a playout plays it:
+/// the legal turns written into one reused list, the events not built.
+fn random_playout(players: u8, seed: u64) -> usize {
+    let mut game = Game::new(&GameConfig::new(players, seed)).expect("valid config");
+    let mut rng = GameRng::from_seed(!seed);
+    let mut legal = LegalTurns::default();
+    let mut turns = 0;
+    while let Some(seat) = game.to_move() {
+        game.legal_turns_into(seat, &mut legal);
+        let turn = legal
+            .nth(rng.below(legal.count() as u32) as usize)
+            .expect("index below count");
+        game.apply_quiet(seat, &turn).expect("legal turn");
+        turns += 1;
+    }
+    turns
+}
+
 /// Plays `games` games with `play`, printing turns, allocations and time per game.
 fn measure(name: &str, games: u64, play: impl Fn(u8, u64) -> usize) {
     let allocations = ALLOCATIONS.load(Ordering::Relaxed);
@@ -81,9 +102,19 @@ fn measure(name: &str, games: u64, play: impl Fn(u8, u64) -> usize) {
 }
 
 fn main() {
-    let games = std::env::args()
-        .skip(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let games = args
+        .iter()
         .find_map(|a| a.parse::<u64>().ok())
         .unwrap_or(2000);
-    measure("legal_turns + apply", games, random_game);
+    // A word names the one way to play to measure (for callgrind): "published" or "playout".
+    let only = |name: &str| {
+        !args.iter().any(|a| a == "published" || a == "playout") || args.iter().any(|a| a == name)
+    };
+    if only("published") {
+        measure("legal_turns + apply", games, random_game);
+    }
+    if only("playout") {
+        measure("legal_turns_into + apply_quiet", games, random_playout);
+    }
 }
