@@ -53,11 +53,7 @@ impl Strategy for Heuristic {
     }
 
     fn choose(&mut self, view: &View, _time: Option<Duration>) -> Turn {
-        scored_turns(view)
-            .into_iter()
-            .next()
-            .map(|(turn, _)| turn)
-            .expect("there is always a legal turn")
+        best_turn(view)
     }
 }
 
@@ -94,6 +90,7 @@ fn city_value(odds: &CityOdds, rounds_after: f64) -> f64 {
 
 /// The table as the evaluator sees it: gangsters by location and seat, and each seat's
 /// resources.
+#[derive(Clone)]
 struct Position<'a> {
     view: &'a View,
     me: Seat,
@@ -255,6 +252,26 @@ fn placements(option: &PlacementOption) -> Vec<Placement> {
 
 /// Every sensible turn with its score, best first.
 pub fn scored_turns(view: &View) -> Vec<(Turn, f64)> {
+    let mut turns = Vec::new();
+    for_each_scored_turn(view, |turn, score| turns.push((turn, score)));
+    turns.sort_by(|a, b| b.1.total_cmp(&a.1));
+    turns
+}
+
+/// The first of [`scored_turns`], without listing and sorting them all: the first turn
+/// scored highest (the sort is stable), as the search's playouts ask on every turn.
+pub fn best_turn(view: &View) -> Turn {
+    let mut best: Option<(Turn, f64)> = None;
+    for_each_scored_turn(view, |turn, score| {
+        if best.is_none_or(|(_, top)| score.total_cmp(&top).is_gt()) {
+            best = Some((turn, score));
+        }
+    });
+    best.expect("there is always a legal turn").0
+}
+
+/// Scores every sensible turn, in the order [`scored_turns`] breaks ties by.
+fn for_each_scored_turn(view: &View, mut each: impl FnMut(Turn, f64)) {
     let legal = view.legal.as_ref().expect("scored on the seat's turn");
     let me = legal.seat;
     let base = Position::new(view, me);
@@ -268,7 +285,8 @@ pub fn scored_turns(view: &View) -> Vec<(Turn, f64)> {
         vec![(None, 0.0, base.holds(base.chicago, me))];
     for option in &legal.placements {
         for p in placements(option) {
-            let mut after = Position::new(view, me);
+            // The base position again, as `Position::new` would build it from the view.
+            let mut after = base.clone();
             after.actions_left[usize::from(me)] -= 1;
             after.place(p);
             let mut gain = after.worth() - before - occasional_value * f64::from(p.occasionals);
@@ -279,44 +297,46 @@ pub fn scored_turns(view: &View) -> Vec<(Turn, f64)> {
             options.push((Some(p), gain, after.holds(after.chicago, me)));
         }
     }
-    let mut turns = Vec::new();
+    let someone_else = chicago_leader_other(view);
     for &card in &legal.cards {
+        let delta = chicago_delta(view, card);
         for &(placement, gain, chicago_mine) in &options {
-            let score = gain + card_effect(view, card, chicago_mine);
-            turns.push((Turn { placement, card }, score));
+            let score = gain + card_effect(delta, someone_else, chicago_mine);
+            each(Turn { placement, card }, score);
         }
     }
-    turns.sort_by(|a, b| b.1.total_cmp(&a.1));
-    turns
 }
 
 /// How playing `card` changes Chicago's payout, counted for us as far as we hold Chicago,
-/// against us as far as someone else does.
-fn card_effect(view: &View, card: theboss_engine::Card, chicago_mine: f64) -> f64 {
-    let Some(chicago) = view
+/// against us as far as someone else does (`delta` from [`chicago_delta`]).
+fn card_effect(delta: Option<f64>, someone_else: bool, chicago_mine: f64) -> f64 {
+    match delta {
+        Some(delta) => delta * (chicago_mine - if someone_else { 0.6 } else { 0.0 }),
+        None => 0.0,
+    }
+}
+
+/// How playing `card` changes Chicago's payout, or None when it cannot (no Chicago, or the
+/// card's city is not to its left).
+fn chicago_delta(view: &View, card: theboss_engine::Card) -> Option<f64> {
+    let chicago = view
         .locations
         .iter()
-        .position(|l| l.location == Location::Chicago)
-    else {
-        return 0.0;
-    };
+        .position(|l| l.location == Location::Chicago)?;
     let left = &view.locations[..chicago];
-    let Some(column) = left
+    let column = left
         .iter()
-        .find(|l| l.location == Location::City(card.city))
-    else {
-        return 0.0;
-    };
+        .find(|l| l.location == Location::City(card.city))?;
     let before = column.played.last().map_or(0, |c| c.face.money());
     let sum: u32 = left
         .iter()
         .filter_map(|l| l.played.last())
         .map(|c| c.face.money())
         .sum();
-    let delta = f64::from(rules::chicago_payout(sum - before + card.face.money()))
-        - f64::from(rules::chicago_payout(sum));
-    let someone_else = chicago_leader_other(view);
-    delta * (chicago_mine - if someone_else { 0.6 } else { 0.0 })
+    Some(
+        f64::from(rules::chicago_payout(sum - before + card.face.money()))
+            - f64::from(rules::chicago_payout(sum)),
+    )
 }
 
 fn chicago_leader_other(view: &View) -> bool {
