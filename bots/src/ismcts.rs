@@ -2,8 +2,8 @@
 //! Whitehouse 2012).
 //!
 //! Every iteration samples a whole game consistent with the seat's view
-//! (`Game::determinize`: other hands, face-down cards and the police deck drawn from what
-//! the seat cannot see), walks the one shared tree with UCB restricted to the moves legal in
+//! (`Game::determinize_into`, into the game the last iteration played: other hands,
+//! face-down cards and the police deck drawn from what the seat cannot see), walks the one shared tree with UCB restricted to the moves legal in
 //! that sample (counting each child's availability), expands one move, plays the round out
 //! with a fast random-but-sensible policy, and backs up each seat's gain. The root's moves
 //! are the heuristic's best few, so the search spends its budget where it matters; deeper
@@ -47,8 +47,8 @@ pub struct Params {
     /// Deals drawn per iteration to choose one from by plausibility (with `inference`).
     pub samples: usize,
     /// The chance that a turn of a rollout is the heuristic bot's choice from that seat's
-    /// view rather than the fast random policy's: a model of how the others play, at ~20 µs
-    /// a turn instead of ~0.3.
+    /// view rather than the fast random policy's: a model of how the others play, at ~5 µs
+    /// a turn (building the seat's view included) instead of a fraction of one.
     pub rollout_heuristic: f64,
 }
 

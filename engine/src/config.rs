@@ -105,7 +105,7 @@ pub struct Setup {
     pub(crate) rules: RulesVersion,
 }
 
-/// Written out so that `clone_from` reuses the list of cities (see [`Game`]'s `Clone`).
+/// Written out so that `clone_from` reuses the list of cities (see `Game`'s `Clone`).
 impl Clone for Setup {
     fn clone(&self) -> Setup {
         Setup {

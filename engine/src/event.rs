@@ -1,5 +1,6 @@
 //! What happens in a game, as events that carry who may see them, so that one log can be
-//! filtered for every viewer.
+//! filtered for every viewer. The rules write them to a sink, which playouts make one that
+//! drops them unbuilt ([`Game::apply_quiet`](crate::Game::apply_quiet)).
 
 use serde::{Deserialize, Serialize};
 
