@@ -168,6 +168,8 @@ struct Buffers {
     /// The moves considered at a node below the root.
     moves: Vec<Turn>,
     legal: LegalTurns,
+    /// A seat's view, for the heuristic playing a turn of the playout.
+    view: View,
 }
 
 struct Node {
@@ -286,6 +288,7 @@ impl Ismcts {
             path,
             moves: compact,
             legal,
+            view,
         } = buffers;
         let round = game.round();
         let before = worths(game, self.params.win_worth);
@@ -347,13 +350,8 @@ impl Ismcts {
             node = child;
             path.push(child);
         }
-        rollout(
-            game,
-            round,
-            &mut self.rng,
-            self.params.rollout_heuristic,
-            legal,
-        );
+        let heuristic = self.params.rollout_heuristic;
+        rollout(game, round, &mut self.rng, heuristic, legal, view);
         let after = worths(game, self.params.win_worth);
         let mut gains = [0.0; MAX_PLAYERS as usize];
         for (gain, (a, b)) in gains.iter_mut().zip(after.iter().zip(&before)) {
@@ -502,13 +500,21 @@ fn random_card(legal: &LegalTurns, rng: &mut GameRng) -> theboss_engine::Card {
 
 /// Plays the round out: a card always, and often the fewest gangsters that lead somewhere;
 /// or, with probability `heuristic` a turn, what the heuristic bot would play there.
-fn rollout(game: &mut Game, round: u8, rng: &mut GameRng, heuristic: f64, legal: &mut LegalTurns) {
+fn rollout(
+    game: &mut Game,
+    round: u8,
+    rng: &mut GameRng,
+    heuristic: f64,
+    legal: &mut LegalTurns,
+    view: &mut View,
+) {
     while let Some(seat) = game.to_move() {
         if game.round() != round {
             return;
         }
         if heuristic > 0.0 && f64::from(rng.below(1 << 16)) < heuristic * f64::from(1u32 << 16) {
-            let turn = heuristic::best_turn(&game.view(Viewer::Seat(seat)));
+            game.view_into(Viewer::Seat(seat), view);
+            let turn = heuristic::best_turn(view);
             game.apply_quiet(seat, &turn)
                 .expect("the heuristic plays legal turns");
             continue;
