@@ -15,8 +15,8 @@
 use std::time::Duration;
 
 use theboss_engine::{
-    CityOdds, Face, Location, Placement, PlacementOption, Sanction, Seat, Turn, View,
-    face_down_odds, rules,
+    CityOdds, Face, LOCATION_COUNT, Location, MAX_PLAYERS, Placement, PlacementOption, Sanction,
+    Seat, Turn, View, face_down_odds, rules,
 };
 
 use super::Strategy;
@@ -53,11 +53,7 @@ impl Strategy for Heuristic {
     }
 
     fn choose(&mut self, view: &View, _time: Option<Duration>) -> Turn {
-        scored_turns(view)
-            .into_iter()
-            .next()
-            .map(|(turn, _)| turn)
-            .expect("there is always a legal turn")
+        best_turn(view)
     }
 }
 
@@ -92,19 +88,28 @@ fn city_value(odds: &CityOdds, rounds_after: f64) -> f64 {
         .sum()
 }
 
+/// Most seats.
+const SEATS: usize = MAX_PLAYERS as usize;
+
 /// The table as the evaluator sees it: gangsters by location and seat, and each seat's
-/// resources.
+/// resources. In arrays (the first `locations` locations, the first `seats` seats), so that
+/// the copy made for every candidate placement is a plain copy.
+#[derive(Clone, Copy)]
 struct Position<'a> {
     view: &'a View,
     me: Seat,
+    locations: usize,
+    seats: usize,
     /// `count[location][seat]`: gangsters.
-    count: Vec<Vec<u8>>,
-    value: Vec<f64>,
+    count: [[u8; SEATS]; LOCATION_COUNT],
+    value: [f64; LOCATION_COUNT],
     /// Gangsters each seat still has in front (Experts free + Occasionals).
-    in_front: Vec<u8>,
-    experts_free: Vec<u8>,
+    in_front: [u8; SEATS],
+    experts_free: [u8; SEATS],
     /// Turns each seat still has this round.
-    actions_left: Vec<u8>,
+    actions_left: [u8; SEATS],
+    /// The cities each seat is banished from, by bit (`City::index`).
+    banished: [u8; SEATS],
     chicago: usize,
 }
 
@@ -117,46 +122,76 @@ impl<'a> Position<'a> {
             .iter()
             .position(|l| l.location == Location::Chicago)
             .expect("Chicago is on the row");
-        let value = view
-            .locations
-            .iter()
-            .enumerate()
-            .map(|(i, l)| match l.location {
+        let mut position = Position {
+            view,
+            me,
+            locations: view.locations.len().min(LOCATION_COUNT),
+            // Every location lists every seat; the first one says how many.
+            seats: view
+                .locations
+                .first()
+                .map_or(1, |l| l.gangsters.len())
+                .min(SEATS),
+            count: [[0; SEATS]; LOCATION_COUNT],
+            value: [0.0; LOCATION_COUNT],
+            in_front: [0; SEATS],
+            experts_free: [0; SEATS],
+            actions_left: [0; SEATS],
+            banished: [0; SEATS],
+            chicago,
+        };
+        for (i, l) in view.locations.iter().enumerate().take(LOCATION_COUNT) {
+            position.value[i] = match l.location {
                 Location::Chicago => chicago_estimate(view, i),
                 Location::City(city) => odds
                     .iter()
                     .find(|o| o.city == city)
                     .map_or(0.0, |o| city_value(o, rounds_after)),
-            })
-            .collect();
-        Position {
-            view,
-            me,
-            count: view
-                .locations
-                .iter()
-                .map(|l| l.gangsters.iter().map(|g| g.total()).collect())
-                .collect(),
-            value,
-            in_front: view.seats.iter().map(|s| s.supply.in_front()).collect(),
-            experts_free: view.seats.iter().map(|s| s.supply.experts_free).collect(),
-            actions_left: view.seats.iter().map(|s| s.hand_size()).collect(),
-            chicago,
+            };
+            for (count, g) in position.count[i].iter_mut().zip(&l.gangsters) {
+                *count = g.total();
+            }
+        }
+        for (j, s) in view.seats.iter().enumerate().take(SEATS) {
+            position.in_front[j] = s.supply.in_front();
+            position.experts_free[j] = s.supply.experts_free;
+            position.actions_left[j] = s.hand_size();
+            for city in &s.banished {
+                position.banished[j] |= 1 << city.index();
+            }
+        }
+        position
+    }
+
+    /// The seat leading location `i` now: more gangsters there than any other seat.
+    fn leader(&self, i: usize) -> Option<usize> {
+        let counts = &self.count[i][..self.seats];
+        let (mut leader, mut most, mut tied) = (0, 0, false);
+        for (s, &c) in counts.iter().enumerate() {
+            if c > most {
+                (leader, most, tied) = (s, c, false);
+            } else if c == most {
+                tied = true;
+            }
+        }
+        (most > 0 && !tied).then_some(leader)
+    }
+
+    /// The probability that `seat` holds location `i` at the end of the round: none unless
+    /// it leads there now.
+    fn holds(&self, i: usize, seat: Seat) -> f64 {
+        if self.leader(i) == Some(usize::from(seat)) {
+            self.keeps(i, seat)
+        } else {
+            0.0
         }
     }
 
-    /// The probability that `seat` holds location `i` at the end of the round.
-    fn holds(&self, i: usize, seat: Seat) -> f64 {
-        let counts = &self.count[i];
+    /// The probability that `seat`, leading location `i` now, still does at the end of the
+    /// round.
+    fn keeps(&self, i: usize, seat: Seat) -> f64 {
+        let counts = &self.count[i][..self.seats];
         let mine = counts[usize::from(seat)];
-        if mine == 0
-            || counts
-                .iter()
-                .enumerate()
-                .any(|(s, &c)| s != usize::from(seat) && c >= mine)
-        {
-            return 0.0;
-        }
         let location = self.view.locations[i].location;
         let value = self.value[i].max(0.0);
         let mut keep = 1.0;
@@ -166,7 +201,7 @@ impl<'a> Position<'a> {
             }
             let banished = location
                 .city()
-                .is_some_and(|c| self.view.seats[j].banished.contains(&c));
+                .is_some_and(|c| self.banished[j] & (1 << c.index()) != 0);
             if banished || theirs + self.in_front[j] <= mine {
                 continue;
             }
@@ -184,14 +219,20 @@ impl<'a> Position<'a> {
     /// Expected end-of-round worth of the table to `me`, plus its resources.
     fn worth(&self) -> f64 {
         let me = usize::from(self.me);
-        let n = self.count.first().map_or(1, Vec::len);
+        let n = self.seats;
         let mut total = 0.0;
-        for i in 0..self.count.len() {
-            total += self.value[i] * self.holds(i, self.me);
-            let others: f64 = (0..n)
-                .filter(|&s| s != me)
-                .map(|s| self.holds(i, s as Seat))
-                .sum();
+        for i in 0..self.locations {
+            // `holds` for every seat, the lead found once.
+            let leader = self.leader(i);
+            let holds = |s: usize| {
+                if leader == Some(s) {
+                    self.keeps(i, s as Seat)
+                } else {
+                    0.0
+                }
+            };
+            total += self.value[i] * holds(me);
+            let others: f64 = (0..n).filter(|&s| s != me).map(holds).sum();
             total -= DENIAL * self.value[i].max(0.0) * others / (n as f64 - 1.0).max(1.0);
         }
         if self.actions_left[me] > 0 {
@@ -255,6 +296,26 @@ fn placements(option: &PlacementOption) -> Vec<Placement> {
 
 /// Every sensible turn with its score, best first.
 pub fn scored_turns(view: &View) -> Vec<(Turn, f64)> {
+    let mut turns = Vec::new();
+    for_each_scored_turn(view, |turn, score| turns.push((turn, score)));
+    turns.sort_by(|a, b| b.1.total_cmp(&a.1));
+    turns
+}
+
+/// The first of [`scored_turns`], without listing and sorting them all: the first turn
+/// scored highest (the sort is stable), as the search's playouts ask on every turn.
+pub fn best_turn(view: &View) -> Turn {
+    let mut best: Option<(Turn, f64)> = None;
+    for_each_scored_turn(view, |turn, score| {
+        if best.is_none_or(|(_, top)| score.total_cmp(&top).is_gt()) {
+            best = Some((turn, score));
+        }
+    });
+    best.expect("there is always a legal turn").0
+}
+
+/// Scores every sensible turn, in the order [`scored_turns`] breaks ties by.
+fn for_each_scored_turn(view: &View, mut each: impl FnMut(Turn, f64)) {
     let legal = view.legal.as_ref().expect("scored on the seat's turn");
     let me = legal.seat;
     let base = Position::new(view, me);
@@ -268,7 +329,8 @@ pub fn scored_turns(view: &View) -> Vec<(Turn, f64)> {
         vec![(None, 0.0, base.holds(base.chicago, me))];
     for option in &legal.placements {
         for p in placements(option) {
-            let mut after = Position::new(view, me);
+            // The base position again, as `Position::new` would build it from the view.
+            let mut after = base;
             after.actions_left[usize::from(me)] -= 1;
             after.place(p);
             let mut gain = after.worth() - before - occasional_value * f64::from(p.occasionals);
@@ -279,44 +341,46 @@ pub fn scored_turns(view: &View) -> Vec<(Turn, f64)> {
             options.push((Some(p), gain, after.holds(after.chicago, me)));
         }
     }
-    let mut turns = Vec::new();
+    let someone_else = chicago_leader_other(view);
     for &card in &legal.cards {
+        let delta = chicago_delta(view, card);
         for &(placement, gain, chicago_mine) in &options {
-            let score = gain + card_effect(view, card, chicago_mine);
-            turns.push((Turn { placement, card }, score));
+            let score = gain + card_effect(delta, someone_else, chicago_mine);
+            each(Turn { placement, card }, score);
         }
     }
-    turns.sort_by(|a, b| b.1.total_cmp(&a.1));
-    turns
 }
 
 /// How playing `card` changes Chicago's payout, counted for us as far as we hold Chicago,
-/// against us as far as someone else does.
-fn card_effect(view: &View, card: theboss_engine::Card, chicago_mine: f64) -> f64 {
-    let Some(chicago) = view
+/// against us as far as someone else does (`delta` from [`chicago_delta`]).
+fn card_effect(delta: Option<f64>, someone_else: bool, chicago_mine: f64) -> f64 {
+    match delta {
+        Some(delta) => delta * (chicago_mine - if someone_else { 0.6 } else { 0.0 }),
+        None => 0.0,
+    }
+}
+
+/// How playing `card` changes Chicago's payout, or None when it cannot (no Chicago, or the
+/// card's city is not to its left).
+fn chicago_delta(view: &View, card: theboss_engine::Card) -> Option<f64> {
+    let chicago = view
         .locations
         .iter()
-        .position(|l| l.location == Location::Chicago)
-    else {
-        return 0.0;
-    };
+        .position(|l| l.location == Location::Chicago)?;
     let left = &view.locations[..chicago];
-    let Some(column) = left
+    let column = left
         .iter()
-        .find(|l| l.location == Location::City(card.city))
-    else {
-        return 0.0;
-    };
+        .find(|l| l.location == Location::City(card.city))?;
     let before = column.played.last().map_or(0, |c| c.face.money());
     let sum: u32 = left
         .iter()
         .filter_map(|l| l.played.last())
         .map(|c| c.face.money())
         .sum();
-    let delta = f64::from(rules::chicago_payout(sum - before + card.face.money()))
-        - f64::from(rules::chicago_payout(sum));
-    let someone_else = chicago_leader_other(view);
-    delta * (chicago_mine - if someone_else { 0.6 } else { 0.0 })
+    Some(
+        f64::from(rules::chicago_payout(sum - before + card.face.money()))
+            - f64::from(rules::chicago_payout(sum)),
+    )
 }
 
 fn chicago_leader_other(view: &View) -> bool {

@@ -2,8 +2,8 @@
 //! Whitehouse 2012).
 //!
 //! Every iteration samples a whole game consistent with the seat's view
-//! (`Game::determinize`: other hands, face-down cards and the police deck drawn from what
-//! the seat cannot see), walks the one shared tree with UCB restricted to the moves legal in
+//! (`Game::determinize_into`, into the game the last iteration played: other hands,
+//! face-down cards and the police deck drawn from what the seat cannot see), walks the one shared tree with UCB restricted to the moves legal in
 //! that sample (counting each child's availability), expands one move, plays the round out
 //! with a fast random-but-sensible policy, and backs up each seat's gain. The root's moves
 //! are the heuristic's best few, so the search spends its budget where it matters; deeper
@@ -16,8 +16,8 @@
 use std::time::{Duration, Instant};
 
 use theboss_engine::{
-    Face, Game, GameRng, LegalTurns, Placement, PlacementOption, Sanction, Seat, Turn, View,
-    Viewer, rules,
+    Face, Game, GameRng, LegalTurns, MAX_PLAYERS, Placement, PlacementOption, Sanction, Seat, Turn,
+    View, Viewer, rules,
 };
 
 use super::Strategy;
@@ -47,8 +47,8 @@ pub struct Params {
     /// Deals drawn per iteration to choose one from by plausibility (with `inference`).
     pub samples: usize,
     /// The chance that a turn of a rollout is the heuristic bot's choice from that seat's
-    /// view rather than the fast random policy's: a model of how the others play, at ~20 µs
-    /// a turn instead of ~0.3.
+    /// view rather than the fast random policy's: a model of how the others play, at ~5 µs
+    /// a turn (building the seat's view included) instead of a fraction of one.
     pub rollout_heuristic: f64,
 }
 
@@ -159,6 +159,19 @@ impl Ismcts {
     }
 }
 
+/// What an iteration writes and forgets, kept from one iteration to the next (with the
+/// sampled worlds) so that the search allocates little beyond the tree it grows.
+#[derive(Default)]
+struct Buffers {
+    /// The nodes walked this iteration, root first.
+    path: Vec<usize>,
+    /// The moves considered at a node below the root.
+    moves: Vec<Turn>,
+    legal: LegalTurns,
+    /// A seat's view, for the heuristic playing a turn of the playout.
+    view: View,
+}
+
 struct Node {
     turn: Turn,
     /// The seat that played `turn`: rewards are stored from its point of view.
@@ -206,12 +219,15 @@ impl Strategy for Ismcts {
             reward: 0.0,
             children: Vec::new(),
         }];
+        // The sampled worlds (one, or `samples` with inference); each iteration plays one out.
+        let mut deals = Vec::new();
+        let mut buffers = Buffers::default();
         let mut iterations = 0;
         while iterations < max_iterations && stop.is_none_or(|s| Instant::now() < s) {
-            let Some(game) = self.determinize(view, me) else {
+            let Some(world) = self.determinize(view, me, &mut deals) else {
                 break;
             };
-            self.iterate(game, &mut tree, &root_moves);
+            self.iterate(&mut deals[world], &mut tree, &root_moves, &mut buffers);
             iterations += 1;
         }
         self.iterations = u64::from(iterations);
@@ -224,18 +240,26 @@ impl Strategy for Ismcts {
 }
 
 impl Ismcts {
-    /// A whole game consistent with the view: one deal drawn uniformly, or, with inference,
-    /// the one of several drawn that best explains the opponents' placements, chosen with
+    /// A whole game consistent with the view, drawn into `deals` (whose games are reused)
+    /// and named by its index there: one deal drawn uniformly, or, with inference, the one
+    /// of several drawn that best explains the opponents' placements, chosen with
     /// probability in proportion to its plausibility.
-    fn determinize(&mut self, view: &View, me: Seat) -> Option<Game> {
-        let first = Game::determinize(view, &mut self.rng).ok()?;
-        if self.params.inference == 0.0 || self.params.samples < 2 {
-            return Some(first);
+    fn determinize(&mut self, view: &View, me: Seat, deals: &mut Vec<Game>) -> Option<usize> {
+        let samples = if self.params.inference == 0.0 || self.params.samples < 2 {
+            1
+        } else {
+            self.params.samples
+        };
+        for i in 0..samples {
+            match deals.get_mut(i) {
+                Some(deal) => Game::determinize_into(view, &mut self.rng, deal).ok()?,
+                None => deals.push(Game::determinize(view, &mut self.rng).ok()?),
+            }
         }
-        let mut deals = vec![first];
-        for _ in 1..self.params.samples {
-            deals.push(Game::determinize(view, &mut self.rng).ok()?);
+        if samples == 1 {
+            return Some(0);
         }
+        let deals = &deals[..samples];
         let weights: Vec<f64> = deals
             .iter()
             .map(|g| plausibility(g, view, me, self.params.inference))
@@ -250,22 +274,36 @@ impl Ismcts {
             }
             pick -= w;
         }
-        Some(deals.swap_remove(chosen))
+        Some(chosen)
     }
 
-    fn iterate(&mut self, mut game: Game, tree: &mut Vec<Node>, root_moves: &[Turn]) {
+    fn iterate(
+        &mut self,
+        game: &mut Game,
+        tree: &mut Vec<Node>,
+        root_moves: &[Turn],
+        buffers: &mut Buffers,
+    ) {
+        let Buffers {
+            path,
+            moves: compact,
+            legal,
+            view,
+        } = buffers;
         let round = game.round();
-        let before = worths(&game, self.params.win_worth);
+        let before = worths(game, self.params.win_worth);
         let mut node = 0;
-        let mut path = vec![0];
+        path.clear();
+        path.push(0);
         while let Some(seat) = game.to_move() {
             if game.round() != round {
                 break;
             }
-            let moves = if node == 0 {
-                root_moves.to_vec()
+            let moves: &[Turn] = if node == 0 {
+                root_moves
             } else {
-                compact_moves(&game, seat, &mut self.rng)
+                compact_moves(game, seat, &mut self.rng, legal, compact);
+                compact
             };
             for i in 0..tree[node].children.len() {
                 let child = tree[node].children[i];
@@ -273,13 +311,15 @@ impl Ismcts {
                     tree[child].available += 1;
                 }
             }
-            let untried: Vec<Turn> = moves
-                .iter()
-                .copied()
-                .filter(|m| !tree[node].children.iter().any(|&c| tree[c].turn == *m))
-                .collect();
-            if !untried.is_empty() {
-                let turn = untried[self.rng.below(untried.len() as u32) as usize];
+            let is_untried = |m: &&Turn| !tree[node].children.iter().any(|&c| tree[c].turn == **m);
+            let untried = moves.iter().filter(is_untried).count();
+            if untried > 0 {
+                let pick = self.rng.below(untried as u32) as usize;
+                let turn = *moves
+                    .iter()
+                    .filter(is_untried)
+                    .nth(pick)
+                    .expect("pick is below the count");
                 tree.push(Node {
                     turn,
                     mover: seat,
@@ -290,7 +330,7 @@ impl Ismcts {
                 });
                 let child = tree.len() - 1;
                 tree[node].children.push(child);
-                game.apply(seat, &turn)
+                game.apply_quiet(seat, &turn)
                     .expect("moves come from the legal set");
                 path.push(child);
                 break;
@@ -305,23 +345,23 @@ impl Ismcts {
                         .total_cmp(&ucb(&tree[b], self.params.exploration))
                 })
                 .expect("every move has a child");
-            game.apply(seat, &tree[child].turn)
+            game.apply_quiet(seat, &tree[child].turn)
                 .expect("moves come from the legal set");
             node = child;
             path.push(child);
         }
-        rollout(
-            &mut game,
-            round,
-            &mut self.rng,
-            self.params.rollout_heuristic,
-        );
-        let after = worths(&game, self.params.win_worth);
-        let gains: Vec<f64> = after.iter().zip(&before).map(|(a, b)| a - b).collect();
+        let heuristic = self.params.rollout_heuristic;
+        rollout(game, round, &mut self.rng, heuristic, legal, view);
+        let after = worths(game, self.params.win_worth);
+        let mut gains = [0.0; MAX_PLAYERS as usize];
+        for (gain, (a, b)) in gains.iter_mut().zip(after.iter().zip(&before)) {
+            *gain = a - b;
+        }
+        let gains = &gains[..usize::from(game.players())];
         let n = gains.len() as f64;
         let total: f64 = gains.iter().sum();
         let w = self.params.against_best;
-        for &i in &path {
+        for &i in path.iter() {
             let node = &mut tree[i];
             node.visits += 1;
             let seat = usize::from(node.mover);
@@ -348,12 +388,13 @@ fn ucb(node: &Node, exploration: f64) -> f64 {
     node.reward / visits + exploration * (f64::from(node.available.max(1)).ln() / visits).sqrt()
 }
 
-/// What each seat holds that a round can change, in M$.
-fn worths(game: &Game, win_worth: f64) -> Vec<f64> {
+/// What each seat holds that a round can change, in M$, by seat (0 past the players).
+fn worths(game: &Game, win_worth: f64) -> [f64; MAX_PLAYERS as usize] {
     let last_round = game.is_last_round() || game.contenders().is_some() || game.is_over();
-    let winners = game.outcome().map(|o| o.winners.clone());
-    (0..game.players())
-        .map(|seat| {
+    let winners = game.outcome().map(|o| &o.winners);
+    let mut worths = [0.0; MAX_PLAYERS as usize];
+    for (seat, worth) in (0..game.players()).zip(&mut worths) {
+        *worth = {
             let p = game.player(seat);
             let supply = &p.supply;
             let mut worth = f64::from(p.money);
@@ -363,12 +404,13 @@ fn worths(game: &Game, win_worth: f64) -> Vec<f64> {
                     - 0.25 * f64::from(supply.experts_in_hospital());
                 worth += EXPERT_WORTH * experts + OCCASIONAL_WORTH * f64::from(supply.occasionals);
             }
-            if let Some(winners) = winners.as_ref().filter(|w| w.contains(&seat)) {
+            if let Some(winners) = winners.filter(|w| w.contains(&seat)) {
                 worth += win_worth / winners.len() as f64;
             }
             worth
-        })
-        .collect()
+        };
+    }
+    worths
 }
 
 /// How well a deal explains what the opponents did this round, up to a factor: an opponent
@@ -430,16 +472,26 @@ fn minimal_lead(option: &PlacementOption) -> Option<Placement> {
         .then(|| Placement::new(option.location, experts, need - experts))
 }
 
-/// Below the root: every card alone, and a minimal lead at each location with a random card.
-fn compact_moves(game: &Game, seat: Seat, rng: &mut GameRng) -> Vec<Turn> {
-    let legal = game.legal_turns(seat).expect("the seat to move has turns");
-    let mut moves: Vec<Turn> = legal.cards.iter().map(|&c| Turn::play(c)).collect();
+/// Below the root: every card alone, and a minimal lead at each location with a random
+/// card; written into `moves`, with `legal` as the seat's legal turns.
+fn compact_moves(
+    game: &Game,
+    seat: Seat,
+    rng: &mut GameRng,
+    legal: &mut LegalTurns,
+    moves: &mut Vec<Turn>,
+) {
+    assert!(
+        game.legal_turns_into(seat, legal),
+        "the seat to move has turns"
+    );
+    moves.clear();
+    moves.extend(legal.cards.iter().map(|&c| Turn::play(c)));
     for option in &legal.placements {
         if let Some(p) = minimal_lead(option) {
-            moves.push(Turn::place_and_play(p, random_card(&legal, rng)));
+            moves.push(Turn::place_and_play(p, random_card(legal, rng)));
         }
     }
-    moves
 }
 
 fn random_card(legal: &LegalTurns, rng: &mut GameRng) -> theboss_engine::Card {
@@ -448,25 +500,36 @@ fn random_card(legal: &LegalTurns, rng: &mut GameRng) -> theboss_engine::Card {
 
 /// Plays the round out: a card always, and often the fewest gangsters that lead somewhere;
 /// or, with probability `heuristic` a turn, what the heuristic bot would play there.
-fn rollout(game: &mut Game, round: u8, rng: &mut GameRng, heuristic: f64) {
+fn rollout(
+    game: &mut Game,
+    round: u8,
+    rng: &mut GameRng,
+    heuristic: f64,
+    legal: &mut LegalTurns,
+    view: &mut View,
+) {
     while let Some(seat) = game.to_move() {
         if game.round() != round {
             return;
         }
         if heuristic > 0.0 && f64::from(rng.below(1 << 16)) < heuristic * f64::from(1u32 << 16) {
-            let turn = Heuristic::new().choose(&game.view(Viewer::Seat(seat)), None);
-            game.apply(seat, &turn)
+            game.view_into(Viewer::Seat(seat), view);
+            let turn = heuristic::best_turn(view);
+            game.apply_quiet(seat, &turn)
                 .expect("the heuristic plays legal turns");
             continue;
         }
-        let legal = game.legal_turns(seat).expect("the seat to move has turns");
-        let card = random_card(&legal, rng);
+        assert!(
+            game.legal_turns_into(seat, legal),
+            "the seat to move has turns"
+        );
+        let card = random_card(legal, rng);
         let placement = if !legal.placements.is_empty() && rng.below(10) < 7 {
             minimal_lead(&legal.placements[rng.below(legal.placements.len() as u32) as usize])
         } else {
             None
         };
-        game.apply(seat, &Turn { placement, card })
+        game.apply_quiet(seat, &Turn { placement, card })
             .expect("rollout moves are legal");
     }
 }

@@ -22,7 +22,7 @@ impl Gangsters {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Board {
     /// Cities in play, left to right; Chicago is not in this list.
     row: Vec<City>,
@@ -30,6 +30,33 @@ pub struct Board {
     chicago_at: usize,
     gangsters: [[Gangsters; MAX_PLAYERS as usize]; LOCATION_COUNT],
     played: [Vec<Card>; CITY_COUNT],
+}
+
+/// Written out so that `clone_from` reuses the row and the columns (see `Game`'s `Clone`).
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        Board {
+            row: self.row.clone(),
+            chicago_at: self.chicago_at,
+            gangsters: self.gangsters,
+            played: self.played.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Board) {
+        let Board {
+            row,
+            chicago_at,
+            gangsters,
+            played,
+        } = source;
+        self.row.clone_from(row);
+        self.chicago_at = *chicago_at;
+        self.gangsters = *gangsters;
+        for (column, from) in self.played.iter_mut().zip(played) {
+            column.clone_from(from);
+        }
+    }
 }
 
 impl Board {
@@ -81,14 +108,15 @@ impl Board {
 
     /// The strongest seat other than `seat` on a location, and its count.
     pub fn strongest_other(&self, location: Location, seat: Seat) -> Option<(Seat, u8)> {
-        let mut best: Option<(Seat, u8)> = None;
+        // The first seat with the most (ties go to the lowest seat), counting from nobody.
+        let (mut best_seat, mut best) = (0, 0);
         for (s, g) in (0..).zip(&self.gangsters[location.index()]) {
             let total = g.total();
-            if s != seat && total > 0 && best.is_none_or(|(_, n)| total > n) {
-                best = Some((s, total));
+            if s != seat && total > best {
+                (best_seat, best) = (s, total);
             }
         }
-        best
+        (best > 0).then_some((best_seat, best))
     }
 
     /// Whether a seat has gangsters on any city (Chicago excluded).
@@ -124,6 +152,15 @@ impl Board {
             .filter_map(|&c| self.last_played(c))
             .map(|card| card.face.money())
             .sum()
+    }
+
+    /// Sets the board up for a row and Chicago's place in it, empty, keeping the lists it
+    /// holds (for games sampled into an existing one).
+    pub(crate) fn reset(&mut self, row: &[City], chicago_at: usize) {
+        self.row.clear();
+        self.row.extend_from_slice(row);
+        self.chicago_at = chicago_at;
+        self.clear();
     }
 
     /// Clears gangsters and columns for a new round.

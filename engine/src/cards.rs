@@ -144,7 +144,7 @@ pub struct Card {
 }
 
 impl Card {
-    pub fn new(city: City, face: Face) -> Card {
+    pub const fn new(city: City, face: Face) -> Card {
         Card { city, face }
     }
 

@@ -96,13 +96,38 @@ impl GameConfig {
 /// included), the seed and the rules version. Its serialized form is its configuration, and
 /// it deserializes only through [`GameConfig::validate`]: no setup the rules refuse can be
 /// built.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "GameConfig", into = "GameConfig")]
 pub struct Setup {
     pub(crate) players: u8,
     pub(crate) cities: Vec<City>,
     pub(crate) seed: u64,
     pub(crate) rules: RulesVersion,
+}
+
+/// Written out so that `clone_from` reuses the list of cities (see `Game`'s `Clone`).
+impl Clone for Setup {
+    fn clone(&self) -> Setup {
+        Setup {
+            players: self.players,
+            cities: self.cities.clone(),
+            seed: self.seed,
+            rules: self.rules,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Setup) {
+        let Setup {
+            players,
+            cities,
+            seed,
+            rules,
+        } = source;
+        self.players = *players;
+        self.cities.clone_from(cities);
+        self.seed = *seed;
+        self.rules = *rules;
+    }
 }
 
 impl TryFrom<GameConfig> for Setup {

@@ -1,5 +1,6 @@
 //! What happens in a game, as events that carry who may see them, so that one log can be
-//! filtered for every viewer.
+//! filtered for every viewer. The rules write them to a sink, which playouts make one that
+//! drops them unbuilt ([`Game::apply_quiet`](crate::Game::apply_quiet)).
 
 use serde::{Deserialize, Serialize};
 
@@ -97,7 +98,7 @@ pub enum Event {
 }
 
 /// A round's resolution: every face-down card revealed and what every location paid.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundSummary {
     pub round: u8,
     /// Face-down cards, left to right.
@@ -106,6 +107,31 @@ pub struct RoundSummary {
     pub awards: Vec<Award>,
     /// Money each seat won this round.
     pub money_won: Vec<u32>,
+}
+
+/// Written out so that `clone_from` reuses the lists (see `Game`'s `Clone`).
+impl Clone for RoundSummary {
+    fn clone(&self) -> RoundSummary {
+        RoundSummary {
+            round: self.round,
+            face_down: self.face_down.clone(),
+            awards: self.awards.clone(),
+            money_won: self.money_won.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &RoundSummary) {
+        let RoundSummary {
+            round,
+            face_down,
+            awards,
+            money_won,
+        } = source;
+        self.round = *round;
+        self.face_down.clone_from(face_down);
+        self.awards.clone_from(awards);
+        self.money_won.clone_from(money_won);
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -162,4 +188,24 @@ impl Standing {
     pub fn rank_key(&self) -> (u32, u32, u8) {
         (self.money, self.money_last_round, self.gangsters_owned)
     }
+}
+
+/// Where the rules write their events as they play: a list that keeps them, or nowhere, for
+/// playouts and replays that never read them. Events are passed as closures so that the
+/// clones they carry (hands, the round's summary) are never made when nobody keeps them.
+pub(crate) trait EventSink {
+    fn record(&mut self, event: impl FnOnce() -> LoggedEvent);
+}
+
+impl EventSink for Vec<LoggedEvent> {
+    fn record(&mut self, event: impl FnOnce() -> LoggedEvent) {
+        self.push(event());
+    }
+}
+
+/// Drops every event unbuilt.
+pub(crate) struct Unrecorded;
+
+impl EventSink for Unrecorded {
+    fn record(&mut self, _event: impl FnOnce() -> LoggedEvent) {}
 }

@@ -9,7 +9,9 @@ use crate::board::Board;
 use crate::cards::{CITY_COUNT, Card, City, POLICE_DECK, PoliceCard};
 use crate::config::{GameConfig, Setup};
 use crate::error::{ConfigError, ReplayError, RuleError};
-use crate::event::{Event, LoggedEvent, Outcome, RoundSummary, Standing, Visibility};
+use crate::event::{
+    Event, EventSink, LoggedEvent, Outcome, RoundSummary, Standing, Unrecorded, Visibility,
+};
 use crate::player::PlayerState;
 use crate::rng::GameRng;
 use crate::rules::{
@@ -20,7 +22,7 @@ use crate::rules::{
 /// A game in progress or finished. Only legal turns change it; see [`Game::apply`]. It can
 /// be written out (`Serialize`) but not read back: a game is made by [`Game::start`] or
 /// [`Game::replay`] (a configuration and a log), so every game was reached by the rules.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, PartialEq, Eq, Serialize)]
 pub struct Game {
     pub(crate) setup: Setup,
     pub(crate) rng: GameRng,
@@ -45,9 +47,105 @@ pub struct Game {
     pub(crate) outcome: Option<Outcome>,
 }
 
+/// Written out so that `clone_from` copies into the lists the target already holds: a search
+/// that re-deals a game every iteration then allocates nothing. Both destructure every field,
+/// so a field added to [`Game`] cannot be forgotten here.
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        let Game {
+            setup,
+            rng,
+            round,
+            turn,
+            start_player,
+            order,
+            acted,
+            players,
+            hands,
+            face_down,
+            board,
+            police_deck,
+            police_revealed,
+            last_round,
+            contenders,
+            last_resolution,
+            outcome,
+        } = self;
+        Game {
+            setup: setup.clone(),
+            rng: rng.clone(),
+            round: *round,
+            turn: *turn,
+            start_player: *start_player,
+            order: order.clone(),
+            acted: *acted,
+            players: players.clone(),
+            hands: hands.clone(),
+            face_down: *face_down,
+            board: board.clone(),
+            police_deck: police_deck.clone(),
+            police_revealed: police_revealed.clone(),
+            last_round: *last_round,
+            contenders: contenders.clone(),
+            last_resolution: last_resolution.clone(),
+            outcome: outcome.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Game) {
+        let Game {
+            setup,
+            rng,
+            round,
+            turn,
+            start_player,
+            order,
+            acted,
+            players,
+            hands,
+            face_down,
+            board,
+            police_deck,
+            police_revealed,
+            last_round,
+            contenders,
+            last_resolution,
+            outcome,
+        } = source;
+        self.setup.clone_from(setup);
+        self.rng.clone_from(rng);
+        self.round = *round;
+        self.turn = *turn;
+        self.start_player = *start_player;
+        self.order.clone_from(order);
+        self.acted = *acted;
+        self.players.clone_from(players);
+        self.hands.clone_from(hands);
+        self.face_down = *face_down;
+        self.board.clone_from(board);
+        self.police_deck.clone_from(police_deck);
+        self.police_revealed.clone_from(police_revealed);
+        self.last_round = *last_round;
+        self.contenders.clone_from(contenders);
+        self.last_resolution.clone_from(last_resolution);
+        self.outcome.clone_from(outcome);
+    }
+}
+
 impl Game {
     /// Sets up a game and deals its first round.
     pub fn start(config: &GameConfig) -> Result<(Game, Vec<LoggedEvent>), ConfigError> {
+        let mut events = Vec::new();
+        let game = Game::set_up(config, &mut events)?;
+        Ok((game, events))
+    }
+
+    /// [`Game::start`] without the opening events.
+    pub fn new(config: &GameConfig) -> Result<Game, ConfigError> {
+        Game::set_up(config, &mut Unrecorded)
+    }
+
+    fn set_up(config: &GameConfig, events: &mut impl EventSink) -> Result<Game, ConfigError> {
         let setup = config.validate()?;
         let mut rng = GameRng::from_seed(setup.seed());
         let start_player = rules::first_start_player(&mut rng, setup.players());
@@ -64,7 +162,7 @@ impl Game {
             order: Vec::with_capacity(n),
             acted: 0,
             players: vec![PlayerState::default(); n],
-            hands: vec![Vec::with_capacity(HAND_SIZE); n],
+            hands: (0..n).map(|_| Vec::with_capacity(HAND_SIZE)).collect(),
             face_down: [None; CITY_COUNT],
             police_deck,
             police_revealed: Vec::new(),
@@ -73,18 +171,15 @@ impl Game {
             last_resolution: None,
             outcome: None,
         };
-        let mut events = vec![LoggedEvent::public(Event::GameStarted {
-            players: game.setup.players(),
-            cities: game.setup.cities().to_vec(),
-            rules: game.setup.rules(),
-        })];
-        game.begin_round(&mut events);
-        Ok((game, events))
-    }
-
-    /// [`Game::start`] without the opening events.
-    pub fn new(config: &GameConfig) -> Result<Game, ConfigError> {
-        Game::start(config).map(|(game, _)| game)
+        events.record(|| {
+            LoggedEvent::public(Event::GameStarted {
+                players: game.setup.players(),
+                cities: game.setup.cities().to_vec(),
+                rules: game.setup.rules(),
+            })
+        });
+        game.begin_round(events);
+        Ok(game)
     }
 
     /// Rebuilds a game from its configuration and action log.
@@ -94,7 +189,7 @@ impl Game {
     ) -> Result<Game, ReplayError> {
         let mut game = Game::new(config)?;
         for (index, (seat, turn)) in log.into_iter().enumerate() {
-            game.apply(*seat, turn)
+            game.apply_quiet(*seat, turn)
                 .map_err(|error| ReplayError::Illegal { index, error })?;
         }
         Ok(game)
@@ -104,6 +199,21 @@ impl Game {
     pub fn apply(&mut self, seat: Seat, turn: &Turn) -> Result<Vec<LoggedEvent>, RuleError> {
         self.check(seat, turn)?;
         let mut events = Vec::with_capacity(4);
+        self.play(seat, turn, &mut events);
+        Ok(events)
+    }
+
+    /// [`Game::apply`] without building the events: the game changes exactly as under
+    /// `apply`, but no turn allocates, so playouts and replays that never read the events
+    /// run at the rules' own speed. On error nothing has changed.
+    pub fn apply_quiet(&mut self, seat: Seat, turn: &Turn) -> Result<(), RuleError> {
+        self.check(seat, turn)?;
+        self.play(seat, turn, &mut Unrecorded);
+        Ok(())
+    }
+
+    /// Plays a checked turn.
+    fn play(&mut self, seat: Seat, turn: &Turn, events: &mut impl EventSink) {
         if let Some(p) = turn.placement {
             self.board.add(p.location, seat, p.experts, p.occasionals);
             self.players[usize::from(seat)]
@@ -117,15 +227,16 @@ impl Game {
             .expect("checked: card in hand");
         hand.remove(at);
         self.board.play(turn.card);
-        events.push(LoggedEvent::public(Event::TurnTaken {
-            seat,
-            round: self.round,
-            turn: self.turn,
-            placement: turn.placement,
-            card: turn.card,
-        }));
-        self.advance(&mut events);
-        Ok(events)
+        events.record(|| {
+            LoggedEvent::public(Event::TurnTaken {
+                seat,
+                round: self.round,
+                turn: self.turn,
+                placement: turn.placement,
+                card: turn.card,
+            })
+        });
+        self.advance(events);
     }
 
     pub fn setup(&self) -> &Setup {
@@ -223,30 +334,38 @@ impl Game {
         (0..n).map(move |i| (first + i) % n)
     }
 
-    fn begin_round(&mut self, events: &mut Vec<LoggedEvent>) {
+    /// The turn order clockwise from the start player, written into the order already held
+    /// (a new list every turn was most of what a turn allocated).
+    fn order_clockwise(&mut self) {
+        let clockwise = self.clockwise_from(self.start_player);
+        self.order.clear();
+        self.order.extend(clockwise);
+    }
+
+    fn begin_round(&mut self, events: &mut impl EventSink) {
         self.board.clear();
         let players = self.players();
-        let dealt = crate::deal::deal(
+        self.face_down = crate::deal::deal_into(
             self.setup.rules,
             &mut self.rng,
             &self.setup.cities,
             players,
             self.start_player,
+            &mut self.hands,
         );
-        self.face_down = dealt.face_down;
-        self.hands = dealt.hands;
-        let dealing: Vec<Seat> = self.clockwise_from(self.start_player).collect();
         self.turn = 1;
-        self.order = dealing;
+        self.order_clockwise();
         self.acted = 0;
-        events.push(LoggedEvent::public(Event::RoundStarted {
-            round: self.round,
-            start_player: self.start_player,
-            row: self.board.locations().collect(),
-            decisive: self.contenders.is_some(),
-        }));
+        events.record(|| {
+            LoggedEvent::public(Event::RoundStarted {
+                round: self.round,
+                start_player: self.start_player,
+                row: self.board.locations().collect(),
+                decisive: self.contenders.is_some(),
+            })
+        });
         for seat in 0..self.players() {
-            events.push(LoggedEvent {
+            events.record(|| LoggedEvent {
                 visibility: Visibility::Seat(seat),
                 event: Event::HandDealt {
                     seat,
@@ -257,7 +376,7 @@ impl Game {
     }
 
     /// Moves play on after a turn: next seat, next turn, the police, or the round's end.
-    fn advance(&mut self, events: &mut Vec<LoggedEvent>) {
+    fn advance(&mut self, events: &mut impl EventSink) {
         self.acted += 1;
         if self.acted < self.order.len() {
             return;
@@ -268,27 +387,30 @@ impl Game {
         }
         self.turn += 1;
         self.acted = 0;
+        self.order_clockwise();
         if self.turn == LAST_TURN {
-            self.order = self.last_turn_order();
-            events.push(LoggedEvent::public(Event::LastTurnOrder {
-                order: self.order.clone(),
-            }));
-        } else {
-            self.order = self.clockwise_from(self.start_player).collect();
+            self.order_for_last_turn();
+            events.record(|| {
+                LoggedEvent::public(Event::LastTurnOrder {
+                    order: self.order.clone(),
+                })
+            });
         }
         if self.turn == POLICE_REVEAL_TURN && self.contenders.is_none() {
             self.reveal_police(events);
         }
     }
 
-    /// Most gangsters still in front first; ties clockwise from the start player.
-    pub(crate) fn last_turn_order(&self) -> Vec<Seat> {
-        let mut order: Vec<Seat> = self.clockwise_from(self.start_player).collect();
-        order.sort_by_key(|&s| std::cmp::Reverse(self.players[usize::from(s)].supply.in_front()));
-        order
+    /// Reorders the clockwise order for the last turn: most gangsters still in front first;
+    /// ties stay clockwise from the start player (the sort is stable, and at four seats it
+    /// sorts in place without allocating).
+    fn order_for_last_turn(&mut self) {
+        let players = &self.players;
+        self.order
+            .sort_by_key(|&s| std::cmp::Reverse(players[usize::from(s)].supply.in_front()));
     }
 
-    fn reveal_police(&mut self, events: &mut Vec<LoggedEvent>) {
+    fn reveal_police(&mut self, events: &mut impl EventSink) {
         let Some(card) = self.police_deck.pop() else {
             return;
         };
@@ -297,17 +419,22 @@ impl Game {
         if silver >= BADGES_TO_END || gold >= BADGES_TO_END {
             self.last_round = true;
         }
-        events.push(LoggedEvent::public(Event::PoliceRevealed {
-            card,
-            silver,
-            gold,
-            last_round: self.last_round,
-        }));
+        let last_round = self.last_round;
+        events.record(|| {
+            LoggedEvent::public(Event::PoliceRevealed {
+                card,
+                silver,
+                gold,
+                last_round,
+            })
+        });
     }
 
-    fn end_round(&mut self, events: &mut Vec<LoggedEvent>) {
-        let summary = self.resolve();
-        events.push(LoggedEvent::public(Event::RoundResolved(summary.clone())));
+    fn end_round(&mut self, events: &mut impl EventSink) {
+        // The last round's summary is rewritten in place: its lists keep their room.
+        let mut summary = self.last_resolution.take().unwrap_or_default();
+        self.resolve_into(&mut summary);
+        events.record(|| LoggedEvent::public(Event::RoundResolved(summary.clone())));
         self.last_resolution = Some(summary);
         if (self.last_round || self.contenders.is_some()) && self.settle(events) {
             return;
@@ -320,7 +447,7 @@ impl Game {
 
     /// After the last round: ends the game, or calls a decisive round if the best are tied
     /// (after the decisive round, a tie is a shared win). Returns whether the game ended.
-    fn settle(&mut self, events: &mut Vec<LoggedEvent>) -> bool {
+    fn settle(&mut self, events: &mut impl EventSink) -> bool {
         let contenders = self.contenders.clone().unwrap_or_default();
         let can_win = |seat: Seat| contenders.is_empty() || contenders.contains(&seat);
         let mut standings = self.standings();
@@ -333,9 +460,11 @@ impl Game {
             .map(|s| s.seat)
             .collect();
         if tied.len() > 1 && contenders.is_empty() {
-            events.push(LoggedEvent::public(Event::DecisiveRound {
-                contenders: tied.clone(),
-            }));
+            events.record(|| {
+                LoggedEvent::public(Event::DecisiveRound {
+                    contenders: tied.clone(),
+                })
+            });
             self.contenders = Some(tied);
             return false;
         }
@@ -345,7 +474,7 @@ impl Game {
             rounds: self.round,
             contenders,
         };
-        events.push(LoggedEvent::public(Event::GameEnded(outcome.clone())));
+        events.record(|| LoggedEvent::public(Event::GameEnded(outcome.clone())));
         self.outcome = Some(outcome);
         self.order.clear();
         self.acted = 0;

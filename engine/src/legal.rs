@@ -1,5 +1,7 @@
 //! Which turns are legal: the checks behind [`Game::apply`], and the enumeration of legal
-//! turns, with a compact per-location description for clients and bots.
+//! turns, with a compact per-location description for clients and bots. Each enumeration
+//! also writes into a list the caller keeps (`*_into`), so that playouts and searches,
+//! which enumerate on every turn, allocate nothing.
 
 use serde::{Deserialize, Serialize};
 
@@ -50,18 +52,47 @@ impl PlacementOption {
         })
     }
 
-    /// How many legal placements there are here, without listing them.
+    /// Whether any placement is legal here: `count() > 0`, without counting. The most
+    /// Experts need the fewest Occasionals; Occasionals alone need an Expert already here.
+    fn is_open(&self) -> bool {
+        let need = self.min_gangsters.max(1);
+        (self.max_experts > 0 && need.saturating_sub(self.max_experts) <= self.max_occasionals)
+            || (self.expert_present && need <= self.max_occasionals)
+    }
+
+    /// How many legal placements there are here, without listing them: by arithmetic, as
+    /// playouts count on every turn. With `e` Experts, the Occasionals run from
+    /// `need - e` (or 0) to the most there are.
     pub fn count(&self) -> usize {
-        (0..=self.max_experts)
-            .map(|e| self.occasionals_with(e).count())
-            .sum()
+        let most_experts = usize::from(self.max_experts);
+        let most = usize::from(self.max_occasionals);
+        let need = usize::from(self.min_gangsters.max(1));
+        // No Expert: Occasionals alone, next to an Expert already here.
+        let alone = if self.expert_present {
+            (most + 1).saturating_sub(need)
+        } else {
+            0
+        };
+        // 1 ≤ e < need: `most + 1 + e - need` each, for the e with enough Occasionals.
+        let short_from = need.saturating_sub(most).max(1);
+        let short_to = most_experts.min(need - 1);
+        let short = if short_from <= short_to {
+            let first = most + 1 + short_from - need;
+            let last = most + 1 + short_to - need;
+            (short_to - short_from + 1) * (first + last) / 2
+        } else {
+            0
+        };
+        // e ≥ need: any number of Occasionals.
+        let enough = (most_experts + 1).saturating_sub(need) * (most + 1);
+        alone + short + enough
     }
 
     /// The `index`-th of [`placements`](Self::placements), without listing them.
     pub fn nth(&self, mut index: usize) -> Option<Placement> {
         for e in 0..=self.max_experts {
             let range = self.occasionals_with(e);
-            let n = range.clone().count();
+            let n = range_len(&range);
             if index < n {
                 return Some(Placement::new(
                     self.location,
@@ -75,9 +106,19 @@ impl PlacementOption {
     }
 }
 
+/// How many numbers a fresh range holds, by arithmetic (counting it steps through it).
+fn range_len(range: &std::ops::RangeInclusive<u8>) -> usize {
+    if range.start() > range.end() {
+        0
+    } else {
+        usize::from(range.end() - range.start()) + 1
+    }
+}
+
 /// Everything a seat may do on its turn: the product of "no placement or one of
-/// `placements`" and one of `cards`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// `placements`" and one of `cards`. `Default` is an empty list to fill with
+/// [`Game::legal_turns_into`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LegalTurns {
     pub seat: Seat,
     pub cards: Vec<Card>,
@@ -206,44 +247,81 @@ impl Game {
         }
     }
 
+    /// Calls `each` with every location open to the placement of `seat`, the seat to move,
+    /// left to right, with amounts.
+    fn for_each_option(&self, seat: Seat, mut each: impl FnMut(PlacementOption)) {
+        let player = &self.players[usize::from(seat)];
+        let supply = &player.supply;
+        if supply.in_front() == 0 {
+            // Nothing to place: no location is open.
+            return;
+        }
+        // `check_location`, answered once for the whole row: every city of the row is in
+        // play, and Chicago's condition does not depend on the location.
+        let chicago_open = self.board.has_gangsters_in_a_city(seat);
+        for location in self.board.locations() {
+            let open = match location {
+                Location::City(city) => !player.is_banished(city),
+                Location::Chicago => chicago_open,
+            };
+            if !open {
+                continue;
+            }
+            let mine = self.board.gangsters(location, seat);
+            let to_beat = self
+                .board
+                .strongest_other(location, seat)
+                .map_or(0, |(_, n)| n);
+            let option = PlacementOption {
+                location,
+                min_gangsters: (to_beat + 1).saturating_sub(mine.total()).max(1),
+                max_experts: supply.experts_free,
+                max_occasionals: supply.occasionals,
+                expert_present: mine.experts > 0,
+            };
+            if option.is_open() {
+                each(option);
+            }
+        }
+    }
+
     /// The locations open to the seat's placement, with amounts; empty when it is not the
     /// seat's turn.
     pub fn placement_options(&self, seat: Seat) -> Vec<PlacementOption> {
-        if self.check_seat(seat).is_err() {
-            return Vec::new();
+        let mut options = Vec::new();
+        self.placement_options_into(seat, &mut options);
+        options
+    }
+
+    /// [`Game::placement_options`] written into `options` (cleared first).
+    pub fn placement_options_into(&self, seat: Seat, options: &mut Vec<PlacementOption>) {
+        options.clear();
+        if self.check_seat(seat).is_ok() {
+            self.for_each_option(seat, |option| options.push(option));
         }
-        let supply = &self.players[usize::from(seat)].supply;
-        self.board
-            .locations()
-            .filter(|&location| self.check_location(seat, location).is_ok())
-            .map(|location| {
-                let mine = self.board.gangsters(location, seat);
-                let to_beat = self
-                    .board
-                    .strongest_other(location, seat)
-                    .map_or(0, |(_, n)| n);
-                PlacementOption {
-                    location,
-                    min_gangsters: (to_beat + 1).saturating_sub(mine.total()).max(1),
-                    max_experts: supply.experts_free,
-                    max_occasionals: supply.occasionals,
-                    expert_present: mine.experts > 0,
-                }
-            })
-            .filter(|o| o.count() > 0)
-            .collect()
     }
 
     /// The seat's legal turns in compact form; `None` when it is not the seat's turn.
     pub fn legal_turns(&self, seat: Seat) -> Option<LegalTurns> {
-        self.check_seat(seat).ok()?;
-        let mut cards = self.hands[usize::from(seat)].clone();
-        cards.dedup();
-        Some(LegalTurns {
-            seat,
-            cards,
-            placements: self.placement_options(seat),
-        })
+        let mut legal = LegalTurns::default();
+        self.legal_turns_into(seat, &mut legal).then_some(legal)
+    }
+
+    /// [`Game::legal_turns`] written into `legal`, whose lists are reused: returns whether it
+    /// is the seat's turn (when not, `legal` is left as it was).
+    pub fn legal_turns_into(&self, seat: Seat, legal: &mut LegalTurns) -> bool {
+        if self.check_seat(seat).is_err() {
+            return false;
+        }
+        legal.seat = seat;
+        legal.cards.clear();
+        legal
+            .cards
+            .extend_from_slice(&self.hands[usize::from(seat)]);
+        legal.cards.dedup();
+        legal.placements.clear();
+        self.for_each_option(seat, |option| legal.placements.push(option));
+        true
     }
 
     /// Every legal placement for the seat (a turn may also place nothing).
@@ -255,22 +333,70 @@ impl Game {
             .collect()
     }
 
-    /// Every legal turn for the seat, listed out.
+    /// Every legal turn for the seat, listed out: card by card (in the hand's order), each
+    /// first alone and then with every legal placement.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Turn> {
-        let Some(legal) = self.legal_turns(seat) else {
-            return Vec::new();
+        let mut turns = Vec::new();
+        self.legal_actions_into(seat, &mut turns);
+        turns
+    }
+
+    /// [`Game::legal_actions`] written into `turns` (cleared first; empty when it is not the
+    /// seat's turn).
+    pub fn legal_actions_into(&self, seat: Seat, turns: &mut Vec<Turn>) {
+        turns.clear();
+        if self.check_seat(seat).is_err() {
+            return;
+        }
+        let hand = &self.hands[usize::from(seat)];
+        let Some(&first) = hand.first() else {
+            return;
         };
-        let placements: Vec<Option<Placement>> = std::iter::once(None)
-            .chain(self.legal_placements(seat).into_iter().map(Some))
-            .collect();
-        legal
-            .cards
-            .iter()
-            .flat_map(|&card| {
-                placements
-                    .iter()
-                    .map(move |&placement| Turn { placement, card })
-            })
-            .collect()
+        // The first card's turns, then the same block again for every other card.
+        turns.push(Turn::play(first));
+        self.for_each_option(seat, |option| {
+            turns.extend(option.placements().map(|p| Turn::place_and_play(p, first)));
+        });
+        let block = turns.len();
+        let mut previous = first;
+        for &card in &hand[1..] {
+            // As `legal_turns`, which lists a card once however often it repeats.
+            if card == previous {
+                continue;
+            }
+            previous = card;
+            let start = turns.len();
+            turns.extend_from_within(..block);
+            for turn in &mut turns[start..] {
+                turn.card = card;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::City;
+
+    #[test]
+    fn an_option_is_open_exactly_when_it_has_placements() {
+        for max_experts in 0..=6 {
+            for max_occasionals in 0..=3 {
+                for min_gangsters in 0..=12 {
+                    for expert_present in [false, true] {
+                        let option = PlacementOption {
+                            location: Location::City(City::Boston),
+                            min_gangsters,
+                            max_experts,
+                            max_occasionals,
+                            expert_present,
+                        };
+                        assert_eq!(option.is_open(), option.count() > 0, "{option:?}");
+                        assert_eq!(option.count(), option.placements().count(), "{option:?}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -6,19 +6,21 @@ use crate::cards::{Face, Sanction};
 use crate::event::{Award, RoundSummary, SanctionEffect};
 use crate::game::Game;
 use crate::player::Sanctioned;
-use crate::rules;
+use crate::rules::{self, MAX_PLAYERS};
 
 impl Game {
     /// Reveals the face-down cards, pays every location and applies the end of the round to
-    /// every player's supply.
-    pub(crate) fn resolve(&mut self) -> RoundSummary {
+    /// every player's supply; writes the round's summary into `summary`, whose lists are
+    /// reused.
+    pub(crate) fn resolve_into(&mut self, summary: &mut RoundSummary) {
         let n = usize::from(self.players());
-        let mut sanctioned = vec![Sanctioned::default(); n];
-        let mut money_won = vec![0u32; n];
-        let locations: Vec<Location> = self.board.locations().collect();
-        let mut face_down = Vec::with_capacity(self.setup.cities().len());
-        let mut awards = Vec::with_capacity(locations.len());
-        for location in locations {
+        let mut sanctioned = [Sanctioned::default(); MAX_PLAYERS as usize];
+        summary.round = self.round;
+        summary.face_down.clear();
+        summary.awards.clear();
+        summary.money_won.clear();
+        summary.money_won.resize(n, 0);
+        for location in self.board.locations() {
             let winner = self.board.leader(location);
             let mut award = Award {
                 location,
@@ -40,7 +42,7 @@ impl Game {
                     let card = self.face_down[city.index()]
                         .take()
                         .expect("every city in play has a face-down card");
-                    face_down.push(card);
+                    summary.face_down.push(card);
                     award.card = Some(card);
                     if let Some(seat) = winner {
                         match card.face {
@@ -59,20 +61,14 @@ impl Game {
                 }
             }
             if let Some(seat) = winner {
-                money_won[usize::from(seat)] += award.money;
+                summary.money_won[usize::from(seat)] += award.money;
             }
-            awards.push(award);
+            summary.awards.push(award);
         }
         for (seat, player) in self.players.iter_mut().enumerate() {
-            player.money += money_won[seat];
-            player.money_last_round = money_won[seat];
+            player.money += summary.money_won[seat];
+            player.money_last_round = summary.money_won[seat];
             player.supply.end_round(sanctioned[seat]);
-        }
-        RoundSummary {
-            round: self.round,
-            face_down,
-            awards,
-            money_won,
         }
     }
 }

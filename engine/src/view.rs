@@ -2,6 +2,8 @@
 //! nothing else. A seat sees the public table, every hand's backs by city, and its own hand's
 //! faces; a spectator sees the public table only. Face-down cards, other hands' faces, the
 //! police deck's order and the seed appear in no view until they become public.
+//! [`Game::view_into`] writes one into a view the caller keeps, for searches that look at
+//! every turn of a playout.
 
 use serde::{Deserialize, Serialize};
 
@@ -123,81 +125,160 @@ impl View {
     }
 }
 
+/// An empty view, to fill with [`Game::view_into`]; it describes no game.
+impl Default for View {
+    fn default() -> View {
+        View {
+            viewer: Viewer::Spectator,
+            players: 0,
+            cities: Vec::new(),
+            rules: crate::version::RulesVersion::LATEST,
+            round: 0,
+            turn: 0,
+            start_player: 0,
+            to_move: None,
+            turn_order: Vec::new(),
+            acted_this_turn: 0,
+            last_turn: false,
+            last_round: false,
+            contenders: None,
+            locations: Vec::new(),
+            chicago_value: 0,
+            seats: Vec::new(),
+            hand: None,
+            legal: None,
+            police: PoliceView {
+                revealed: Vec::new(),
+                silver: 0,
+                gold: 0,
+                remaining: 0,
+            },
+            last_resolution: None,
+            outcome: None,
+        }
+    }
+}
+
+/// `list` made `len` long, keeping the entries it has (and their lists) and adding `blank`s.
+fn resize<T>(list: &mut Vec<T>, len: usize, blank: impl FnMut() -> T) {
+    list.truncate(len);
+    let missing = len - list.len();
+    list.extend(std::iter::repeat_with(blank).take(missing));
+}
+
+/// `list` holding `items` instead of what it held.
+fn refill<T>(list: &mut Vec<T>, items: impl IntoIterator<Item = T>) {
+    list.clear();
+    list.extend(items);
+}
+
 impl Game {
     /// What a viewer may know now. A seat outside the game sees what a spectator sees.
     pub fn view(&self, viewer: Viewer) -> View {
+        let mut view = View::default();
+        self.view_into(viewer, &mut view);
+        view
+    }
+
+    /// [`Game::view`] written into `view`, whose lists are reused: a search's playouts look
+    /// at the game through a seat's eyes on every turn.
+    pub fn view_into(&self, viewer: Viewer, view: &mut View) {
         let viewer = match viewer {
             Viewer::Seat(seat) if seat < self.players() => viewer,
             _ => Viewer::Spectator,
         };
         let board = self.board();
         let n = self.players();
-        let locations = board
-            .locations()
-            .map(|location| LocationView {
-                location,
-                gangsters: (0..n).map(|s| board.gangsters(location, s)).collect(),
-                leader: board.leader(location),
-                played: location
-                    .city()
-                    .map(|c| board.played(c).to_vec())
-                    .unwrap_or_default(),
-                face_down: location.city().is_some_and(|c| self.face_down(c).is_some()),
-            })
-            .collect();
-        let seats = (0..n)
-            .map(|seat| {
-                let player = self.player(seat);
-                let hand = self.hand(seat);
-                SeatView {
-                    seat,
-                    money: player.money,
-                    money_last_round: player.money_last_round,
-                    supply: player.supply,
-                    banished: player.banished_from(),
-                    hand_backs: board
-                        .cities()
-                        .iter()
-                        .map(|&city| CityCount {
-                            city,
-                            count: hand.iter().filter(|c| c.city == city).count() as u8,
-                        })
-                        .collect(),
-                }
-            })
-            .collect();
-        let (silver, gold) = self.badges();
-        let (hand, legal) = match viewer {
-            Viewer::Seat(seat) => (Some(self.hand(seat).to_vec()), self.legal_turns(seat)),
-            Viewer::Spectator => (None, None),
-        };
-        View {
-            viewer,
-            players: n,
-            cities: self.setup().cities().to_vec(),
-            rules: self.setup().rules(),
-            round: self.round(),
-            turn: self.turn(),
-            start_player: self.start_player(),
-            to_move: self.to_move(),
-            turn_order: self.turn_order().to_vec(),
-            acted_this_turn: self.acted as u8,
-            last_turn: self.turn() == LAST_TURN && !self.is_over(),
-            last_round: self.is_last_round(),
-            contenders: self.contenders().map(<[Seat]>::to_vec),
-            locations,
-            chicago_value: chicago_payout(board.chicago_sum()),
-            seats,
-            hand,
-            legal,
-            police: PoliceView {
-                revealed: self.police_revealed().to_vec(),
-                silver,
-                gold,
-                remaining: self.police_deck().len() as u8,
-            },
-            last_resolution: self.last_resolution().cloned(),
-            outcome: self.outcome().cloned(),
+        resize(&mut view.locations, board.locations().count(), || {
+            LocationView {
+                location: Location::Chicago,
+                gangsters: Vec::new(),
+                leader: None,
+                played: Vec::new(),
+                face_down: false,
+            }
+        });
+        for (location, l) in board.locations().zip(&mut view.locations) {
+            l.location = location;
+            refill(
+                &mut l.gangsters,
+                (0..n).map(|s| board.gangsters(location, s)),
+            );
+            l.leader = board.leader(location);
+            let played = location.city().map_or(&[][..], |c| board.played(c));
+            refill(&mut l.played, played.iter().copied());
+            l.face_down = location.city().is_some_and(|c| self.face_down(c).is_some());
         }
+        resize(&mut view.seats, usize::from(n), || SeatView {
+            seat: 0,
+            money: 0,
+            money_last_round: 0,
+            supply: Supply::default(),
+            banished: Vec::new(),
+            hand_backs: Vec::new(),
+        });
+        for (seat, s) in (0..n).zip(&mut view.seats) {
+            let player = self.player(seat);
+            let hand = self.hand(seat);
+            s.seat = seat;
+            s.money = player.money;
+            s.money_last_round = player.money_last_round;
+            s.supply = player.supply;
+            refill(
+                &mut s.banished,
+                City::ALL.into_iter().filter(|&c| player.is_banished(c)),
+            );
+            refill(
+                &mut s.hand_backs,
+                board.cities().iter().map(|&city| CityCount {
+                    city,
+                    count: hand.iter().filter(|c| c.city == city).count() as u8,
+                }),
+            );
+        }
+        match viewer {
+            Viewer::Seat(seat) => {
+                let hand = view.hand.get_or_insert_with(Vec::new);
+                refill(hand, self.hand(seat).iter().copied());
+                let legal = view.legal.get_or_insert_with(LegalTurns::default);
+                if !self.legal_turns_into(seat, legal) {
+                    view.legal = None;
+                }
+            }
+            Viewer::Spectator => {
+                view.hand = None;
+                view.legal = None;
+            }
+        }
+        let (silver, gold) = self.badges();
+        view.viewer = viewer;
+        view.players = n;
+        refill(&mut view.cities, self.setup().cities().iter().copied());
+        view.rules = self.setup().rules();
+        view.round = self.round();
+        view.turn = self.turn();
+        view.start_player = self.start_player();
+        view.to_move = self.to_move();
+        refill(&mut view.turn_order, self.turn_order().iter().copied());
+        view.acted_this_turn = self.acted as u8;
+        view.last_turn = self.turn() == LAST_TURN && !self.is_over();
+        view.last_round = self.is_last_round();
+        match self.contenders() {
+            Some(seats) => refill(
+                view.contenders.get_or_insert_with(Vec::new),
+                seats.iter().copied(),
+            ),
+            None => view.contenders = None,
+        }
+        view.chicago_value = chicago_payout(board.chicago_sum());
+        refill(
+            &mut view.police.revealed,
+            self.police_revealed().iter().copied(),
+        );
+        view.police.silver = silver;
+        view.police.gold = gold;
+        view.police.remaining = self.police_deck().len() as u8;
+        view.last_resolution.clone_from(&self.last_resolution);
+        view.outcome.clone_from(&self.outcome);
     }
 }
