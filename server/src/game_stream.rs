@@ -77,6 +77,7 @@ pub fn stream(
             after_seq: options.after_seq,
         },
         pending: VecDeque::new(),
+        ending: None,
         ticker,
         stopping,
         span: span.clone(),
@@ -131,8 +132,11 @@ struct Watcher {
     last_seq: u64,
     views: ViewsOn,
     phase: Phase,
-    /// Items ready to be sent, in order.
-    pending: VecDeque<WatchItem>,
+    /// Messages ready to be sent, in order. Errors wait apart in `ending`: a stream keeps
+    /// this queue's capacity for its life, and a status is ten times a message's size.
+    pending: VecDeque<WatchGameResponse>,
+    /// The status the stream ends with, once `pending` is sent.
+    ending: Option<Status>,
     ticker: Interval,
     stopping: signal::Receiver<bool>,
     span: tracing::Span,
@@ -159,7 +163,10 @@ impl Watcher {
     async fn next(&mut self) -> Option<WatchItem> {
         loop {
             if let Some(item) = self.pending.pop_front() {
-                return Some(item);
+                return Some(Ok(item));
+            }
+            if let Some(status) = self.ending.take() {
+                return Some(Err(status));
             }
             match std::mem::replace(&mut self.phase, Phase::Ended) {
                 Phase::Ended => {
@@ -176,7 +183,7 @@ impl Watcher {
     }
 
     fn send(&mut self, item: WatchGameResponse) {
-        self.pending.push_back(Ok(item));
+        self.pending.push_back(item);
     }
 
     fn send_message(&mut self, message: Message) {
@@ -188,7 +195,7 @@ impl Watcher {
     /// Ends the stream with UNAVAILABLE, telling the client how to resume.
     fn end(&mut self, why: &str) {
         let status = crate::error::stream_ended(&format!("{why}; reconnect with after_seq"));
-        self.pending.push_back(Err(status));
+        self.ending = Some(status);
         self.phase = Phase::Ended;
     }
 
@@ -277,7 +284,7 @@ impl Watcher {
                             }
                         }
                         Err(error) => {
-                            self.pending.push_back(Err(error.into()));
+                            self.ending = Some(error.into());
                             return;
                         }
                     }

@@ -3,7 +3,8 @@
 //! [`ChallengeStore`], [`TournamentStore`] and the [`ArrangedGameStore`] they share), and its two
 //! backends: PostgreSQL ([`PostgresStore`]) and an embedded SQLite file ([`SqliteStore`]),
 //! one implementation over both ([`sql`]), each with its own migrations under
-//! `server/migrations/`. [`Traced`] gives every call its span and its timing metric.
+//! `server/migrations/`. [`Traced`] gives every call its span and its timing metric;
+//! [`back_up`] copies an SQLite store while it serves.
 //!
 //! Only this module knows SQL. Games are event-sourced: a game row holds the settings and
 //! the seed, the `actions` table holds the log keyed by (game, seq), and everything else is
@@ -11,6 +12,7 @@
 //! `games.acted` and `seats` are derived data kept up to date in the same transaction as the
 //! action that changes them, for listing and rating.
 
+mod backup;
 pub mod coordination;
 pub mod format;
 mod group;
@@ -45,6 +47,7 @@ pub mod prelude {
     };
 }
 
+pub use backup::{BackupError, back_up};
 pub use postgres::PostgresStore;
 pub use sql::SqlStore;
 pub use sqlite::SqliteStore;
@@ -597,37 +600,6 @@ pub async fn open(url: &str) -> Result<Box<dyn Store>, StoreError> {
     } else {
         Err(StoreError::UnsupportedUrl(redact_url(url)))
     }
-}
-
-/// Why a store cannot be backed up by the server itself.
-#[derive(Debug, Error)]
-pub enum BackupError {
-    #[error(
-        "a PostgreSQL store is backed up by PostgreSQL's own tools (pgBackRest, pg_dump): see docs/operations.md"
-    )]
-    Postgres,
-    #[error("{0} exists already: a backup never overwrites a file")]
-    Exists(String),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-}
-
-/// Backs up the SQLite store a URL names into a new file `out` (see
-/// [`SqliteStore::back_up`]), safely while a server runs on it.
-pub async fn back_up(url: &str, out: &std::path::Path) -> Result<(), BackupError> {
-    if is_postgres(url) {
-        return Err(BackupError::Postgres);
-    }
-    if !url.starts_with("sqlite:") {
-        return Err(StoreError::UnsupportedUrl(redact_url(url)).into());
-    }
-    if out.exists() {
-        return Err(BackupError::Exists(out.display().to_string()));
-    }
-    let store = SqliteStore::connect(url).await?;
-    store.back_up(out).await?;
-    store.pool.close().await;
-    Ok(())
 }
 
 /// A database URL fit for logs and messages: the password in its user information and any

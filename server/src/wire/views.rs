@@ -288,7 +288,7 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
                 .into()
             });
             let own = own_view(step.state, viewer, step.deadline).encode_to_vec();
-            let view: [&[u8]; 2] = [&public, &own];
+            let view: [&[u8]; 2] = [public, &own];
             let n = updates.len();
             updates
                 .iter()
