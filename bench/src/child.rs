@@ -18,7 +18,7 @@ pub const UNLIMITED_REGISTRATIONS: [&str; 2] = ["--quota-registrations-per-min",
 /// Server flags for the measurements of capacity: no quotas and no limits on what one client
 /// holds (the stream soak opens 10,000 streams as one spectator, from one address; the load
 /// multiplexes 400 players' streams on one connection).
-pub const UNLIMITED_QUOTAS: [&str; 16] = [
+pub const UNLIMITED_QUOTAS: [&str; 18] = [
     "--quota-registrations-per-min",
     "0",
     "--quota-calls-per-sec",
@@ -34,6 +34,8 @@ pub const UNLIMITED_QUOTAS: [&str; 16] = [
     "--max-spectators-per-game",
     "0",
     "--max-open-games-per-player",
+    "0",
+    "--max-unfinished-games-per-player",
     "0",
 ];
 

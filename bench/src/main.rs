@@ -66,8 +66,9 @@ enum Command {
         /// Concurrent 4-player games.
         #[arg(long, default_value_t = 100)]
         games: usize,
-        /// Games each of them plays one after the other (the load must outlast the failure).
-        #[arg(long, default_value_t = 8)]
+        /// Games each of them plays one after the other (the load must outlast the failure
+        /// by a minute or so).
+        #[arg(long, default_value_t = 30)]
         rounds: usize,
         /// Seconds of load before the failure.
         #[arg(long, default_value_t = 15)]

@@ -66,6 +66,14 @@ impl Report {
     }
 }
 
+/// What an open `WatchGame` stream may cost the server at most, in bytes of its RSS.
+const STREAM_TARGET: f64 = 10.0 * 1024.0;
+
+/// The server's RSS an open stream accounts for: what opening them all added, each.
+fn per_stream(s: &crate::streams::StreamSoak) -> f64 {
+    s.rss_open.saturating_sub(s.rss_before) as f64 / s.streams.max(1) as f64
+}
+
 fn mib(bytes: u64) -> String {
     format!("{:.0} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
@@ -329,12 +337,14 @@ impl fmt::Display for Report {
         if let Some(s) = &self.streams {
             writeln!(
                 f,
-                "| {} open `WatchGame` streams: server RSS before / open / after the hold | – | {} / {} / {} | target 1024 MiB | {} |",
+                "| {} open `WatchGame` streams: server RSS before / open / after the hold (a stream's share while open) | – | {} / {} / {} ({:.1} KiB) | target {:.0} KiB a stream | {} |",
                 s.streams,
                 mib(s.rss_before),
                 mib(s.rss_open),
                 mib(s.rss_end),
-                ratio(s.rss_end as f64, 1024.0 * 1024.0 * 1024.0)
+                per_stream(s) / 1024.0,
+                STREAM_TARGET / 1024.0,
+                ratio(per_stream(s), STREAM_TARGET)
             )?;
             writeln!(
                 f,
