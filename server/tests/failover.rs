@@ -10,7 +10,6 @@
 
 mod common;
 
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -19,34 +18,6 @@ use theboss::v1;
 use theboss_client::{ClientError, Connection, Outage, Session};
 use theboss_engine::GameRng;
 use theboss_server::testing::ha::{HaCluster, Loss};
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
-
-/// The server binary, on the cluster's one address.
-async fn start(database_url: &str) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_theboss-server"))
-        .args(["--listen", "127.0.0.1:0", "--database-url", database_url])
-        .args(["--quota-registrations-per-min", "0"])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start theboss-server");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let addr = tokio::time::timeout(Duration::from_secs(60), async {
-        while let Some(line) = lines.next_line().await.unwrap() {
-            if let Some(rest) = line.split("addr=").nth(1) {
-                return rest.split_whitespace().next().unwrap().to_string();
-            }
-        }
-        panic!("the server exited before serving");
-    })
-    .await
-    .expect("the server reports its address");
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    (child, format!("http://{addr}"))
-}
 
 /// A call tried again while the server cannot answer, as a client rides a failover through.
 async fn riding<T, F, Fut>(mut call: F) -> T
@@ -74,7 +45,13 @@ struct Ack {
 #[tokio::test(flavor = "multi_thread")]
 async fn losing_the_databases_primary_loses_no_acknowledged_turn() {
     let cluster = HaCluster::up(2).unwrap_or_else(|e| panic!("{e}"));
-    let (mut server, url) = start(&cluster.url).await;
+    let (mut server, url) = server_binary(&[
+        "--database-url",
+        &cluster.url,
+        "--quota-registrations-per-min",
+        "0",
+    ])
+    .await;
     let connection = Connection::connect(&url).await.unwrap();
 
     let mut games = Vec::new();

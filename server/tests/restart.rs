@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::process::Stdio;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -15,8 +14,7 @@ use theboss::v1;
 use theboss_client::{Connection, Session};
 use theboss_engine::GameRng;
 use theboss_server::testing;
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 
 /// A server child process and the address it reported.
 struct Process {
@@ -25,32 +23,9 @@ struct Process {
 }
 
 async fn start(database_url: &str) -> Process {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_theboss-server"))
-        .args(["--listen", "127.0.0.1:0", "--database-url", database_url])
-        .args(["--replica-id", "restarted"])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start theboss-server");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let addr = tokio::time::timeout(Duration::from_secs(30), async {
-        while let Some(line) = lines.next_line().await.unwrap() {
-            if let Some(rest) = line.split("addr=").nth(1) {
-                return rest.split_whitespace().next().unwrap().to_string();
-            }
-        }
-        panic!("the server exited before serving");
-    })
-    .await
-    .expect("the server reports its address");
-    // Keep draining its log so the child never blocks on a full pipe.
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    Process {
-        child,
-        url: format!("http://{addr}"),
-    }
+    let (child, url) =
+        server_binary(&["--database-url", database_url, "--replica-id", "restarted"]).await;
+    Process { child, url }
 }
 
 async fn player(url: &str, name: &str) -> Session {

@@ -273,3 +273,32 @@ pub fn set_table(
         .clone();
     (game, at.into_iter().map(|(_, p)| p).collect())
 }
+
+/// The `theboss-server` binary, listening on a free port of 127.0.0.1 with `args`, once it
+/// says where it serves: the process (killed when dropped) and its URL. Its log is read to
+/// the end so that it never blocks on a full pipe.
+pub async fn server_binary(args: &[&str]) -> (tokio::process::Child, String) {
+    use tokio::io::{AsyncBufReadExt, BufReader};
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_theboss-server"))
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start theboss-server");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let addr = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(rest) = line.split("addr=").nth(1) {
+                return rest.split_whitespace().next().unwrap().to_string();
+            }
+        }
+        panic!("the server exited before serving");
+    })
+    .await
+    .expect("the server reports its address");
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, format!("http://{addr}"))
+}
