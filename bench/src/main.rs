@@ -141,8 +141,9 @@ struct RunArgs {
     games: usize,
     /// Games each of them plays one after the other in the throughput run: its figures are
     /// those of the steady part, after every table's first game and before any table's last
-    /// one ends (at least 3; more, for a profile with more samples).
-    #[arg(long, default_value_t = 4, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(3..))]
+    /// one ends (at least 3; with 100 tables, 10, so that no table's first game outlasts
+    /// another's last; more, for a profile with more samples).
+    #[arg(long, default_value_t = 10, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(3..))]
     rounds: usize,
     /// Open `WatchGame` streams in the stream soak.
     #[arg(long, default_value_t = 10_000)]
