@@ -7,8 +7,8 @@
 //! Code map (ARCHITECTURE.md has the whole of it): [`rpc`] (the services, thin) →
 //! [`games`] (directory of live games) → [`actor`] (one task per game: apply, commit,
 //! broadcast) → [`table`] (the table's rules around the engine) and [`store`] (SQL).
-//! [`watch`] streams a game to one watcher; [`ladder`] matches and rates; [`cluster`] joins
-//! replicas; [`net`] guards the transport; [`wire`] and `theboss::convert` turn domain values
+//! [`game_stream`] streams a game to one watcher; [`ladder`] matches and rates; [`replicas`]
+//! joins replicas; [`net`] guards the transport; [`wire`] and `theboss::convert` turn domain values
 //! into protobuf; [`auth`] and [`quota`] admit callers; [`error`] makes every status.
 
 pub mod actor;

@@ -14,10 +14,11 @@
 //! A player plays at most `parallel` ladder games at once, its waiting requests included:
 //! checked and written at once by the store ([`crate::store::LadderStore::enqueue_ladder`]).
 //!
-//! Games can also be arranged for named players: [`challenges`] (seated by the matchmaker
-//! once accepted, their free seats filled from the queue) and [`tournaments`] (rounds of
-//! duplicate sets, planned by [`schedule`], scored by [`crosstable`], moved on by the
-//! matchmaker). Both tell their players through `Offers` streams ([`offers`]).
+//! Games can also be arranged for named players: [`challenging`] (seated by the matchmaker
+//! once accepted, their free seats filled from the queue) and [`tournament_rounds`] (rounds
+//! of duplicate sets, planned by `theboss_ladder::schedule`, scored by
+//! `theboss_ladder::crosstable`, moved on by the matchmaker). Both tell their players
+//! through `Offers` streams ([`offers`]); [`seating`] seats every game the ladder makes.
 
 pub mod challenging;
 mod matchmaker;

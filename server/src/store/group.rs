@@ -9,7 +9,7 @@
 //! append is answered only once the transaction holding it has committed. If a group fails,
 //! its appends are written again one by one, so that each gets its own answer (a conflict on
 //! one game's action number is that game's error, not its neighbours'). A writer may also
-//! refuse some appends (a replica that does not own their games any more, see `cluster`):
+//! refuse some appends (a replica that does not own their games any more, see `store::coordination`):
 //! those are answered [`StoreError::NotOwner`], the rest committed.
 
 use std::future::Future;
