@@ -19,6 +19,8 @@ pub enum Loss {
 pub struct HaCluster {
     base: tempfile::TempDir,
     pub url: String,
+    /// Where `restore` starts the restored copy.
+    restore_port: u16,
 }
 
 fn script(name: &str) -> PathBuf {
@@ -79,6 +81,7 @@ impl HaCluster {
                 .join(" "))
         };
         let ha_port = free_port().map_err(io)?;
+        let restore_port = free_port().map_err(io)?;
         let mut command = Command::new(script("up.sh"));
         command
             .arg(base.path())
@@ -89,11 +92,12 @@ impl HaCluster {
             .env("HA_PORT", ha_port.to_string())
             .env("HA_REPLICA_PORT", ports(1).map_err(io)?)
             .env("HA_STATS_PORT", ports(1).map_err(io)?)
-            .env("HA_RESTORE_PORT", ports(1).map_err(io)?);
+            .env("HA_RESTORE_PORT", restore_port.to_string());
         // Taken down by `Drop` from here on, even if it never came up whole.
         let cluster = HaCluster {
             base,
             url: format!("postgres://postgres@127.0.0.1:{ha_port}/postgres"),
+            restore_port,
         };
         run("up.sh", &mut command)?;
         Ok(cluster)
@@ -111,6 +115,62 @@ impl HaCluster {
                 .arg(self.base.path())
                 .arg(mode),
         )
+    }
+}
+
+impl HaCluster {
+    /// A full pgBackRest backup, taken from the primary.
+    pub fn back_up(&self) -> Result<(), HaError> {
+        run(
+            "backup.sh",
+            Command::new(script("backup.sh"))
+                .arg(self.base.path())
+                .arg("full"),
+        )
+    }
+
+    /// The primary's clock now, as PostgreSQL writes a timestamp (what a point-in-time
+    /// restore's target is given in).
+    pub fn now(&self) -> Result<String, HaError> {
+        let output = Command::new("psql")
+            .args([self.url.as_str(), "-X", "-At", "-c", "select now()"])
+            .output()
+            .map_err(|e| HaError {
+                script: "psql",
+                output: e.to_string(),
+            })?;
+        let now = String::from_utf8_lossy(&output.stdout).trim().to_string();
+        if output.status.success() && !now.is_empty() {
+            Ok(now)
+        } else {
+            Err(HaError {
+                script: "psql",
+                output: String::from_utf8_lossy(&output.stderr).into_owned(),
+            })
+        }
+    }
+
+    /// Restores the latest backup and the archived WAL after it, up to `until` (a timestamp
+    /// from [`HaCluster::now`]) or to the end, into a new directory, and starts it as a
+    /// standalone PostgreSQL (stopped with the cluster); returns its URL.
+    pub fn restore(&self, until: Option<&str>) -> Result<String, HaError> {
+        let target = self.base.path().join("restored");
+        let mut command = Command::new(script("restore.sh"));
+        command
+            .arg(self.base.path())
+            .arg(&target)
+            .env("HA_RESTORE_KEEP", "1");
+        if let Some(until) = until {
+            command
+                .arg("--type=time")
+                .arg(format!("--target={until}"))
+                .arg("--target-action=promote");
+        }
+        run("restore.sh", &mut command)?;
+        Ok(format!(
+            "postgres://postgres@127.0.0.1:{}/postgres",
+            self.restore_port
+        ))
     }
 }
 
