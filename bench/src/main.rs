@@ -32,8 +32,14 @@ use crate::report::{Backend, Report};
 
 /// The allocator of `theboss-server`, so that the server this binary runs (`serve`) is that
 /// one (see `server/src/main.rs`).
+#[cfg(not(feature = "dhat-heap"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// With `dhat-heap`, dhat's allocator, which records every allocation's site.
+#[cfg(feature = "dhat-heap")]
+#[global_allocator]
+static ALLOCATOR: dhat::Alloc = dhat::Alloc;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -208,6 +214,14 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Serve(config)) => {
+            // Written when the server stops, at its peak: what the held streams cost.
+            #[cfg(feature = "dhat-heap")]
+            let _profiler = dhat::Profiler::builder()
+                .file_name(
+                    std::env::var_os("THEBOSS_BENCH_DHAT")
+                        .unwrap_or_else(|| "dhat-heap.json".into()),
+                )
+                .build();
             theboss_server::logs::init(&config.log).context("--log")?;
             theboss_server::serve(&config, theboss_server::shutdown::signal()).await?;
             Ok(())

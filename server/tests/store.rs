@@ -180,6 +180,7 @@ async fn suite(store: Arc<dyn Store>) {
     the_ladder_queue_keeps_each_player_to_its_games_at_once(&*store).await;
     imported_games_load_and_list_like_played_ones(&*store).await;
     challenges_are_checked_answered_and_expired_atomically(&*store).await;
+    players_who_played_together_know_each_other(&*store).await;
     tournaments_take_entries_until_started(&*store).await;
     // Last: they add players to the leaderboard the tests above count.
     ratings_of_games_ending_at_once_all_count(store.clone()).await;
@@ -340,6 +341,60 @@ async fn challenges_are_checked_answered_and_expired_atomically(store: &dyn Stor
             .unwrap()
             .is_empty()
     );
+}
+
+/// Players who played a game together know each other, every pair both ways: their
+/// challenges come first, before newer ones from strangers. Noting them twice changes nothing.
+async fn players_who_played_together_know_each_other(store: &dyn Store) {
+    let (me, stranger, x, y) = (player(150), player(151), player(152), player(153));
+    for p in [&me, &stranger, &x, &y] {
+        store.create_player(p).await.unwrap();
+    }
+    let at = 60_000_000;
+    let from = |n: u32, who: &NewPlayer, at: i64| challenge(n, who, &[&me], at);
+    for (n, who, when) in [(30, &stranger, at + 2), (31, &x, at), (32, &y, at + 1)] {
+        store
+            .create_challenge(&from(n, who, when), 8)
+            .await
+            .unwrap()
+            .unwrap();
+    }
+    let order = |shown: Vec<ChallengeRecord>| -> Vec<String> {
+        shown
+            .into_iter()
+            .map(|c| c.parties[0].0.id.clone())
+            .collect()
+    };
+    let ids = |players: &[&NewPlayer]| -> Vec<String> {
+        players.iter().map(|p| p.player.id.clone()).collect()
+    };
+    let shown = store.challenges_of(&me.player.id, at + 3).await.unwrap();
+    assert_eq!(order(shown), ids(&[&stranger, &y, &x]), "newest first");
+    let table = ids(&[&y, &me, &x]);
+    store.note_contacts(&table).await.unwrap();
+    store.note_contacts(&table).await.unwrap();
+    let shown = store.challenges_of(&me.player.id, at + 3).await.unwrap();
+    assert_eq!(
+        order(shown),
+        ids(&[&y, &x, &stranger]),
+        "players it knows first"
+    );
+    // x and y know each other too, and me: each sees the other's challenge first.
+    store
+        .create_challenge(&challenge(33, &stranger, &[&x], at + 1), 8)
+        .await
+        .unwrap()
+        .unwrap();
+    store
+        .create_challenge(&challenge(34, &y, &[&x], at), 8)
+        .await
+        .unwrap()
+        .unwrap();
+    let shown = order(store.challenges_of(&x.player.id, at + 3).await.unwrap());
+    let place = |who: &NewPlayer| shown.iter().position(|id| *id == who.player.id);
+    assert!(place(&y).unwrap() < place(&stranger).unwrap(), "{shown:?}");
+    store.note_contacts(&[]).await.unwrap();
+    store.note_contacts(&ids(&[&stranger])).await.unwrap();
 }
 
 /// Entries are taken while a tournament is open and up to its size; only its creator starts

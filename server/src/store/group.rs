@@ -4,18 +4,25 @@
 //! committed together, in one transaction, so that a commit's fixed cost (a round trip, a
 //! write-ahead-log flush, an fsync) is paid once for all of them.
 //!
-//! Nothing waits to be grouped: an append that finds a lane free is written at once, alone;
-//! groups form only while every lane is busy, from the appends that queued meanwhile. Every
-//! append is answered only once the transaction holding it has committed. If a group fails,
-//! its appends are written again one by one, so that each gets its own answer (a conflict on
-//! one game's action number is that game's error, not its neighbours'). A writer may also
-//! refuse some appends (a replica that does not own their games any more, see `store::coordination`):
-//! those are answered [`StoreError::NotOwner`], the rest committed.
+//! Nothing waits to be grouped: an append that finds a lane free is written at once, by its
+//! own caller on the caller's task (no hand-over to a writer task and back: on an idle
+//! server a commit costs the round trip and nothing more); groups form only while every lane
+//! is busy, from the appends that queued meanwhile, and the lane that frees first writes
+//! them on a task of its own. Every append is answered only once the transaction holding it
+//! has committed. If a group fails, its appends are written again one by one, so that each
+//! gets its own answer (a conflict on one game's action number is that game's error, not its
+//! neighbours'). A writer may also refuse some appends (a replica that does not own their
+//! games any more, see `store::coordination`): those are answered [`StoreError::NotOwner`],
+//! the rest committed.
 
+use std::collections::VecDeque;
 use std::future::Future;
-use std::sync::Arc;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
 
-use tokio::sync::{Mutex, mpsc, oneshot};
+use futures::future::BoxFuture;
+use tokio::sync::{Semaphore, oneshot};
 
 use super::StoreError;
 
@@ -86,48 +93,134 @@ type Pending = (Append, oneshot::Sender<Result<(), StoreError>>);
 /// The games whose appends a writer refused (it does not own them).
 pub(super) type Refused = Vec<String>;
 
+/// How a group is written: one transaction.
+type Write =
+    dyn Fn(Arc<[Append]>) -> BoxFuture<'static, Result<Refused, sqlx::Error>> + Send + Sync;
+
 /// The queue of appends and the lanes that write them.
 pub(super) struct GroupCommit {
-    queue: mpsc::UnboundedSender<Pending>,
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    queue: Mutex<VecDeque<Pending>>,
+    /// One permit per lane: who holds one writes groups from the queue.
+    lanes: Arc<Semaphore>,
+    max_group: usize,
+    write: Box<Write>,
 }
 
 /// The group a lane writes: the appends, then who waits for each.
 type Group = (Arc<[Append]>, Vec<oneshot::Sender<Result<(), StoreError>>>);
 
 impl GroupCommit {
-    /// Starts `lanes` writers, each writing one group of at most `max_group` appends at a
-    /// time, in one transaction, with `write`.
-    ///
-    /// The lanes share the queue: the free lane that holds it takes the first append as it
-    /// arrives, with whatever queued behind it, and lets the next free lane wait for more.
-    /// So an append that finds a lane free wakes that lane directly (one hop, no task spawned
-    /// per group), and appends wait for each other only while every lane is busy.
+    /// Writes with `lanes` groups at a time, each of at most `max_group` appends, in one
+    /// transaction, with `write`.
     pub fn start<W, F>(lanes: usize, max_group: usize, write: W) -> GroupCommit
     where
         W: Fn(Arc<[Append]>) -> F + Send + Sync + 'static,
         F: Future<Output = Result<Refused, sqlx::Error>> + Send + 'static,
     {
-        let (queue, pending) = mpsc::unbounded_channel::<Pending>();
-        let pending = Arc::new(Mutex::new(pending));
-        let write = Arc::new(write);
-        for _ in 0..lanes.max(1) {
-            let (pending, write) = (pending.clone(), write.clone());
-            tokio::spawn(async move {
-                while let Some(group) = next_group(&pending, max_group).await {
-                    commit_group(&*write, group).await;
-                }
-            });
+        GroupCommit {
+            shared: Arc::new(Shared {
+                queue: Mutex::new(VecDeque::new()),
+                lanes: Arc::new(Semaphore::new(lanes.max(1))),
+                max_group: max_group.max(1),
+                write: Box::new(move |appends| Box::pin(write(appends))),
+            }),
         }
-        GroupCommit { queue }
     }
 
     /// Appends one action; returns once it is committed.
     pub async fn append(&self, append: Append) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
-        self.queue
-            .send((append, reply))
-            .map_err(|_| StoreError::Closed)?;
+        self.shared.queue().push_back((append, reply));
+        if let Ok(lane) = self.shared.lanes.clone().try_acquire_owned() {
+            // A lane is free: this caller writes, its own append and whatever queued with it.
+            let group = self.shared.take_group();
+            let shared = self.shared.clone();
+            Leading(Some(Box::pin(async move {
+                if !group.0.is_empty() {
+                    commit_group(&*shared.write, group).await;
+                }
+                drop(lane);
+                shared.drain_if_waiting();
+            })))
+            .await;
+        }
         answer.await.map_err(|_| StoreError::Closed)?
+    }
+}
+
+impl Shared {
+    fn queue(&self) -> std::sync::MutexGuard<'_, VecDeque<Pending>> {
+        // The queue is only pushed to and popped from: a panic elsewhere cannot leave it
+        // half-changed.
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The next group: the first appends queued, at most `max_group` of them.
+    fn take_group(&self) -> Group {
+        let mut queue = self.queue();
+        let n = queue.len().min(self.max_group);
+        let (appends, replies): (Vec<Append>, Vec<_>) = queue.drain(..n).unzip();
+        (appends.into(), replies)
+    }
+
+    /// Called by whoever frees a lane: appends that queued while every lane was busy are
+    /// written by a task of their own, which writes group after group until none waits. An
+    /// append queued after the last group was taken finds the lane free itself, or is seen
+    /// here (it was queued before its caller tried for a lane, and that failed only while
+    /// the lane was still held).
+    fn drain_if_waiting(self: &Arc<Self>) {
+        if self.queue().is_empty() {
+            return;
+        }
+        let Ok(lane) = self.lanes.clone().try_acquire_owned() else {
+            return;
+        };
+        let shared = self.clone();
+        tokio::spawn(async move {
+            loop {
+                let group = shared.take_group();
+                if group.0.is_empty() {
+                    break;
+                }
+                commit_group(&*shared.write, group).await;
+            }
+            drop(lane);
+            shared.drain_if_waiting();
+        });
+    }
+}
+
+/// A group being written on its caller's task. A caller dropped midway (its task cancelled)
+/// does not strand the appends it carries: the write goes on on a task of its own, and each
+/// of them is answered.
+struct Leading(Option<BoxFuture<'static, ()>>);
+
+impl Future for Leading {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let Some(work) = self.0.as_mut() else {
+            return Poll::Ready(());
+        };
+        let done = work.as_mut().poll(cx);
+        if done.is_ready() {
+            self.0 = None;
+        }
+        done
+    }
+}
+
+impl Drop for Leading {
+    fn drop(&mut self) {
+        if let Some(work) = self.0.take()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(work);
+        }
     }
 }
 
@@ -141,33 +234,7 @@ fn answer(append: &Append, refused: &Refused) -> Result<(), StoreError> {
     }
 }
 
-/// The next group: the first append to come, and those queued behind it. None once the
-/// store is gone.
-async fn next_group(
-    pending: &Mutex<mpsc::UnboundedReceiver<Pending>>,
-    max: usize,
-) -> Option<Group> {
-    let mut pending = pending.lock().await;
-    let first = pending.recv().await?;
-    let mut appends = vec![first.0];
-    let mut replies = vec![first.1];
-    while appends.len() < max {
-        match pending.try_recv() {
-            Ok((append, reply)) => {
-                appends.push(append);
-                replies.push(reply);
-            }
-            Err(_) => break,
-        }
-    }
-    Some((appends.into(), replies))
-}
-
-async fn commit_group<W, F>(write: &W, (appends, replies): Group)
-where
-    W: Fn(Arc<[Append]>) -> F,
-    F: Future<Output = Result<Refused, sqlx::Error>>,
-{
+async fn commit_group(write: &Write, (appends, replies): Group) {
     // A caller that went away does not mind: its action is committed all the same.
     match write(appends.clone()).await {
         Ok(refused) => {
@@ -281,6 +348,37 @@ mod tests {
             vec![1, 9],
             "alone at once, then the rest in one group"
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_caller_cancelled_while_it_writes_leaves_its_group_written_and_the_lane_free() {
+        let (groups, write) = recording();
+        let group = Arc::new(GroupCommit::start(1, 256, write));
+        let leader = {
+            let group = group.clone();
+            tokio::spawn(async move { group.append(append("cancelled")).await })
+        };
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let behind = {
+            let group = group.clone();
+            tokio::spawn(async move { group.append(append("behind")).await })
+        };
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        leader.abort();
+        assert!(leader.await.unwrap_err().is_cancelled());
+        tokio::time::timeout(Duration::from_secs(1), behind)
+            .await
+            .expect("the append queued behind is written")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            *groups.lock().unwrap(),
+            vec![vec!["cancelled"], vec!["behind"]],
+            "the cancelled caller's write finished, then the lane took the next"
+        );
+        // The lane is free again: an append alone is written at once.
+        group.append(append("later")).await.unwrap();
+        assert_eq!(groups.lock().unwrap().len(), 3);
     }
 
     #[tokio::test(start_paused = true)]

@@ -343,17 +343,27 @@ sql_store! {
         }
 
         async fn note_contacts(&self, players: &[String]) -> Result<(), StoreError> {
-            let mut tx = self.side.begin_with(DB::BEGIN_WRITE).await?;
-            for a in players {
-                for b in players.iter().filter(|b| *b != a) {
-                    sqlx::query(INSERT_CONTACT)
-                        .bind(a.as_str())
-                        .bind(b.as_str())
-                        .execute(&mut *tx)
-                        .await?;
-                }
+            // One statement for every pair: a game's end costs one round trip here, not one
+            // per pair and two for a transaction.
+            let pairs: Vec<(&str, &str)> = players
+                .iter()
+                .flat_map(|a| {
+                    players
+                        .iter()
+                        .filter(move |b| *b != a)
+                        .map(move |b| (a.as_str(), b.as_str()))
+                })
+                .collect();
+            if pairs.is_empty() {
+                return Ok(());
             }
-            tx.commit().await?;
+            let mut sql =
+                sqlx::QueryBuilder::<DB>::new("INSERT INTO contacts (player_id, contact_id) ");
+            sql.push_values(pairs, |mut row, (a, b)| {
+                row.push_bind(a).push_bind(b);
+            });
+            sql.push(" ON CONFLICT DO NOTHING");
+            sql.build().execute(&self.side).await?;
             Ok(())
         }
 
