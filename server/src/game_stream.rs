@@ -76,7 +76,7 @@ pub fn stream(
         last_seq: 0,
         views: options.views,
         phase: Phase::Starting {
-            subscription,
+            subscription: Box::new(subscription),
             after_seq: options.after_seq,
         },
         pending: VecDeque::new(),
@@ -117,9 +117,9 @@ impl Stream for InSpan {
 
 /// Where a stream is.
 enum Phase {
-    /// Nothing sent yet.
+    /// Nothing sent yet. (Boxed: a held stream keeps its phase's room for life.)
     Starting {
-        subscription: Subscription,
+        subscription: Box<Subscription>,
         after_seq: Option<u64>,
     },
     /// Following the game's live batches.
@@ -179,7 +179,7 @@ impl Watcher {
                 Phase::Starting {
                     subscription,
                     after_seq,
-                } => self.start(subscription, after_seq),
+                } => self.start(*subscription, after_seq),
                 Phase::Live(live) => self.follow(live).await,
             }
         }
@@ -274,22 +274,11 @@ impl Watcher {
                 }
                 Err(broadcast::error::RecvError::Lagged(_)) => {
                     crate::metrics::watch_lagged();
-                    if !live_seat(&self.game, &self.player_id).await {
-                        // The audience never holds the table up: it comes back later.
-                        self.end("this spectator fell behind the game");
-                        return;
-                    }
-                    match self.game.watch(Some(self.last_seq)).await {
-                        Ok(again) => {
-                            live = again.live;
-                            if self.catch_up(&again.backlog.build()) {
-                                return;
-                            }
-                        }
-                        Err(error) => {
-                            self.ending = Some(error.into());
-                            return;
-                        }
+                    // Boxed: rare, and its futures would otherwise take room in every
+                    // held stream.
+                    match Box::pin(self.rejoin()).await {
+                        Some(again) => live = again,
+                        None => return,
                     }
                 }
                 Err(broadcast::error::RecvError::Closed) => {
@@ -306,6 +295,23 @@ impl Watcher {
             }
         }
         self.phase = Phase::Live(live);
+    }
+
+    /// After falling behind: a seated watcher re-reads what it missed and follows on (the
+    /// new subscription, or None once the stream ends); a spectator is ended, as the
+    /// audience never holds the table up: it comes back later.
+    async fn rejoin(&mut self) -> Option<broadcast::Receiver<Arc<Batch>>> {
+        if !live_seat(&self.game, &self.player_id).await {
+            self.end("this spectator fell behind the game");
+            return None;
+        }
+        match self.game.watch(Some(self.last_seq)).await {
+            Ok(again) => (!self.catch_up(&again.backlog.build())).then_some(again.live),
+            Err(error) => {
+                self.ending = Some(error.into());
+                None
+            }
+        }
     }
 }
 
