@@ -1,8 +1,10 @@
 //! The actor's mailbox as its callers see it: a [`GameHandle`] turns each call into a
 //! [`Command`] and waits for the actor's answer, and the values the answers carry. The actor
-//! task (`actor`) takes the commands one at a time.
+//! task (`actor`) takes the commands one at a time. Reading the game's last step is
+//! mostly no command: the actor publishes each step, and a handle reads it there.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use theboss_engine::{Seat, Turn};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
@@ -94,6 +96,11 @@ pub struct GameHandle {
     pub(super) tx: mpsc::Sender<Command>,
     pub(super) role: watch::Receiver<Role>,
     pub(super) record: Arc<GameInfo>,
+    /// The game's last step, published by the actor before it answers for it.
+    pub(super) latest: watch::Receiver<Arc<Batch>>,
+    /// Reads of `latest` so far: the actor keeps a game that is read loaded, as it keeps
+    /// one that is played or watched.
+    pub(super) reads: Arc<AtomicU64>,
 }
 
 impl GameHandle {
@@ -186,7 +193,21 @@ impl GameHandle {
         Ok(committed)
     }
 
+    /// The game's last step: read where the actor publishes it, not through its mailbox, so
+    /// a read waits for no turn in the queue and costs the actor nothing. A step is
+    /// published before anyone is answered for it: a read after an acknowledged action
+    /// sees it. A step after which the server must play for a seat that forfeited is not
+    /// the game's news yet: that read asks the actor, which answers once it has played.
     pub async fn latest(&self) -> Result<Arc<Batch>, GameError> {
+        if self.latest.has_changed().is_err() {
+            // The actor stopped (unloaded): the caller loads the game again.
+            return Err(GameError::Unavailable);
+        }
+        self.reads.fetch_add(1, Ordering::Relaxed);
+        let latest = self.latest.borrow().clone();
+        if latest.state.forced_action().is_none() {
+            return Ok(latest);
+        }
         self.ask(|reply| Command::Latest { reply }).await
     }
 

@@ -19,6 +19,7 @@ pub mod steps;
 mod tests;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use theboss_engine::{Seat, Turn};
@@ -132,6 +133,10 @@ struct Actor {
     /// commit sent, a failover): whether it committed is unknown, so the log is read back
     /// from the store before anything else is decided (`settle`), never guessed.
     unsure: bool,
+    /// Where the last step is published for readers (`GameHandle::latest`).
+    latest: watch::Sender<Arc<steps::Batch>>,
+    /// How many reads of it readers made: a game read is not idle.
+    reads: Arc<AtomicU64>,
 }
 
 /// Rebuilds a game from the store's record and log, and starts its actor in `role`.
@@ -148,6 +153,8 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
     let record = log.record().clone();
     let clock = Clock::of(&record, &options);
     log.replay(actions, |state, at| clock.deadline(state, at))?;
+    let (latest, reading) = watch::channel(log.latest().clone());
+    let reads = Arc::new(AtomicU64::new(0));
     let actor = Actor {
         record: record.clone(),
         role,
@@ -159,6 +166,8 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
         house,
         thinking: None,
         unsure: false,
+        latest,
+        reads: reads.clone(),
     };
     let (tx, rx) = mpsc::channel(64);
     // A root span: the actor outlives the call that happened to start it.
@@ -168,6 +177,8 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
         tx,
         role: watching_role,
         record,
+        latest: reading,
+        reads,
     })
 }
 
@@ -224,6 +235,7 @@ impl Actor {
             crate::metrics::games_owned(1.0);
         }
         let mut idle_since = Instant::now();
+        let mut reads = self.reads.load(Ordering::Relaxed);
         let (house_tx, mut house_rx) = mpsc::channel(1);
         loop {
             let owner = self.owner();
@@ -269,9 +281,11 @@ impl Actor {
                 }
                 () = sleep_until(poll_at) => self.follow(u64::MAX).await,
                 () = sleep_until(unload_at) => {
-                    if self.updates.receiver_count() == 0 {
+                    let read = self.reads.load(Ordering::Relaxed);
+                    if self.updates.receiver_count() == 0 && read == reads {
                         break;
                     }
+                    reads = read;
                     idle_since = Instant::now();
                 }
             }
@@ -354,6 +368,9 @@ impl Actor {
             .replay(actions, |state, at| clock.deadline(state, at))
         {
             Ok(batches) => {
+                if !batches.is_empty() {
+                    self.latest.send_replace(self.log.latest().clone());
+                }
                 for batch in batches {
                     // No watchers is fine: they read the log when they subscribe.
                     let _ = self.updates.send(batch);
@@ -601,6 +618,7 @@ impl Actor {
         let n = self.log.push(stored, events, state, deadline);
         let batch = self.log.latest().clone();
         tracing::debug!(seq = n, events = batch.events.len(), "action applied");
+        self.latest.send_replace(batch.clone());
         // No watchers is fine: they read the log when they subscribe.
         let _ = self.updates.send(batch);
         n
