@@ -8,7 +8,8 @@ how many more there were, is one stream's share, and fixed costs cancel out.
     cargo build --release -p theboss-bench --features dhat-heap
     cp target/release/theboss-bench /tmp/bench-dhat   # a plain build replaces it
     for n in 2000 6000; do
-      THEBOSS_BENCH_DHAT=/tmp/dhat-$n.json /tmp/bench-dhat --only streams --streams $n --stream-secs 5
+      THEBOSS_BENCH_DHAT=/tmp/dhat-$n.json /tmp/bench-dhat --backends sqlite \
+        --only streams --streams $n --stream-secs 5
     done
     bench/heap-breakdown.py /tmp/dhat-2000.json 2000 /tmp/dhat-6000.json 6000
 

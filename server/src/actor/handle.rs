@@ -193,11 +193,13 @@ impl GameHandle {
         Ok(committed)
     }
 
-    /// The game's last step: read where the actor publishes it, not through its mailbox, so
-    /// a read waits for no turn in the queue and costs the actor nothing. A step is
-    /// published before anyone is answered for it: a read after an acknowledged action
-    /// sees it. A step after which the server must play for a seat that forfeited is not
-    /// the game's news yet: that read asks the actor, which answers once it has played.
+    /// The game's last step. Where this replica runs the game, it is read where the actor
+    /// publishes it, not through its mailbox, so a read waits for no turn in the queue and
+    /// costs the actor nothing; a step is published before anyone is answered for it, so a
+    /// read after an acknowledged action sees it. A step after which the server must play
+    /// for a seat that forfeited is not the game's news yet: that read asks the actor, which
+    /// answers once it has played. So does a read of a game another replica runs (its
+    /// actor answers after the store reads it has been told to make).
     pub async fn latest(&self) -> Result<Arc<Batch>, GameError> {
         if self.latest.has_changed().is_err() {
             // The actor stopped (unloaded): the caller loads the game again.
@@ -205,7 +207,7 @@ impl GameHandle {
         }
         self.reads.fetch_add(1, Ordering::Relaxed);
         let latest = self.latest.borrow().clone();
-        if latest.state.forced_action().is_none() {
+        if self.role() == Role::Owner && latest.state.forced_action().is_none() {
             return Ok(latest);
         }
         self.ask(|reply| Command::Latest { reply }).await

@@ -368,16 +368,30 @@ impl Actor {
             .replay(actions, |state, at| clock.deadline(state, at))
         {
             Ok(batches) => {
-                if !batches.is_empty() {
-                    self.latest.send_replace(self.log.latest().clone());
-                }
+                self.publish();
                 for batch in batches {
                     // No watchers is fine: they read the log when they subscribe.
                     let _ = self.updates.send(batch);
                 }
             }
-            Err(error) => tracing::warn!(%error, "cannot follow the game"),
+            Err(error) => {
+                // The actions before the one that failed are in the log all the same.
+                self.publish();
+                tracing::warn!(%error, "cannot follow the game");
+            }
         }
+    }
+
+    /// Publishes the log's last step for readers, if it is not the one they have.
+    fn publish(&self) {
+        let latest = self.log.latest();
+        self.latest.send_if_modified(|published| {
+            let new = !Arc::ptr_eq(published, latest);
+            if new {
+                *published = latest.clone();
+            }
+            new
+        });
     }
 
     /// A follower reads the actions committed after its own (up to `action`, if it knows).
@@ -618,7 +632,7 @@ impl Actor {
         let n = self.log.push(stored, events, state, deadline);
         let batch = self.log.latest().clone();
         tracing::debug!(seq = n, events = batch.events.len(), "action applied");
-        self.latest.send_replace(batch.clone());
+        self.publish();
         // No watchers is fine: they read the log when they subscribe.
         let _ = self.updates.send(batch);
         n

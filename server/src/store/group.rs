@@ -22,7 +22,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
 use futures::future::BoxFuture;
-use tokio::sync::{Semaphore, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
+use tracing::Instrument;
 
 use super::StoreError;
 
@@ -135,17 +136,21 @@ impl GroupCommit {
     pub async fn append(&self, append: Append) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
         self.shared.queue().push_back((append, reply));
-        if let Ok(lane) = self.shared.lanes.clone().try_acquire_owned() {
+        if let Ok(permit) = self.shared.lanes.clone().try_acquire_owned() {
             // A lane is free: this caller writes, its own append and whatever queued with it.
+            let lane = Lane::new(&self.shared, permit);
             let group = self.shared.take_group();
-            let shared = self.shared.clone();
-            Leading(Some(Box::pin(async move {
-                if !group.0.is_empty() {
-                    commit_group(&*shared.write, group).await;
+            // In a span of its own: the group may hold other games' appends than the caller's.
+            let span = tracing::info_span!(parent: None, "group_commit");
+            Leading(Some(Box::pin(
+                async move {
+                    if !group.0.is_empty() {
+                        commit_group(&*lane.shared.write, group).await;
+                    }
+                    drop(lane);
                 }
-                drop(lane);
-                shared.drain_if_waiting();
-            })))
+                .instrument(span),
+            )))
             .await;
         }
         answer.await.map_err(|_| StoreError::Closed)?
@@ -176,21 +181,50 @@ impl Shared {
         if self.queue().is_empty() {
             return;
         }
-        let Ok(lane) = self.lanes.clone().try_acquire_owned() else {
+        let Ok(permit) = self.lanes.clone().try_acquire_owned() else {
             return;
         };
-        let shared = self.clone();
-        tokio::spawn(async move {
-            loop {
-                let group = shared.take_group();
-                if group.0.is_empty() {
-                    break;
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            // No runtime: the process is ending, and the waiting callers with it.
+            return;
+        };
+        let lane = Lane::new(self, permit);
+        let span = tracing::info_span!(parent: None, "group_commit");
+        runtime.spawn(
+            async move {
+                loop {
+                    let group = lane.shared.take_group();
+                    if group.0.is_empty() {
+                        break;
+                    }
+                    commit_group(&*lane.shared.write, group).await;
                 }
-                commit_group(&*shared.write, group).await;
             }
-            drop(lane);
-            shared.drain_if_waiting();
-        });
+            .instrument(span),
+        );
+    }
+}
+
+/// A lane held: released however its holder ends (done, dropped, or unwinding from a
+/// panic in a write), and then the appends that queued meanwhile are seen to.
+struct Lane {
+    shared: Arc<Shared>,
+    permit: Option<OwnedSemaphorePermit>,
+}
+
+impl Lane {
+    fn new(shared: &Arc<Shared>, permit: OwnedSemaphorePermit) -> Lane {
+        Lane {
+            shared: shared.clone(),
+            permit: Some(permit),
+        }
+    }
+}
+
+impl Drop for Lane {
+    fn drop(&mut self) {
+        drop(self.permit.take());
+        self.shared.drain_if_waiting();
     }
 }
 
@@ -216,7 +250,9 @@ impl Future for Leading {
 
 impl Drop for Leading {
     fn drop(&mut self) {
+        // A write that panicked is not resumed (its lane is released all the same).
         if let Some(work) = self.0.take()
+            && !std::thread::panicking()
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
         {
             runtime.spawn(work);
@@ -309,6 +345,7 @@ mod tests {
             Box::pin(async move {
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 let ids: Vec<String> = appends.iter().map(|a| a.game_id.clone()).collect();
+                assert!(!ids.iter().any(|id| id == "panics"), "a writer's bug");
                 let bad = ids.iter().any(|id| id == "bad");
                 seen.lock().unwrap().push(ids.clone());
                 if bad {
@@ -379,6 +416,32 @@ mod tests {
         // The lane is free again: an append alone is written at once.
         group.append(append("later")).await.unwrap();
         assert_eq!(groups.lock().unwrap().len(), 3);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_write_that_panics_frees_its_lane_for_the_appends_behind_it() {
+        let (groups, write) = recording();
+        let group = Arc::new(GroupCommit::start(1, 256, write));
+        let panicking = {
+            let group = group.clone();
+            tokio::spawn(async move { group.append(append("panics")).await })
+        };
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let behind = {
+            let group = group.clone();
+            tokio::spawn(async move { group.append(append("behind")).await })
+        };
+        assert!(panicking.await.unwrap_err().is_panic());
+        tokio::time::timeout(Duration::from_secs(1), behind)
+            .await
+            .expect("the append queued behind is written")
+            .unwrap()
+            .unwrap();
+        tokio::time::timeout(Duration::from_secs(1), group.append(append("later")))
+            .await
+            .expect("the lane is free again")
+            .unwrap();
+        assert_eq!(*groups.lock().unwrap(), vec![vec!["behind"], vec!["later"]]);
     }
 
     #[tokio::test(start_paused = true)]
