@@ -387,27 +387,38 @@ mod tests {
         );
     }
 
+    /// An append on a task of its own.
+    fn appending(
+        group: &Arc<GroupCommit>,
+        game: &'static str,
+    ) -> tokio::task::JoinHandle<Result<(), StoreError>> {
+        let group = group.clone();
+        tokio::spawn(async move { group.append(append(game)).await })
+    }
+
+    /// Its answer, if it comes within a second (of paused time: the writer is not slow).
+    async fn answered(
+        task: tokio::task::JoinHandle<Result<(), StoreError>>,
+    ) -> Result<(), StoreError> {
+        tokio::time::timeout(Duration::from_secs(1), task)
+            .await
+            .expect("answered within a second")
+            .expect("no panic")
+    }
+
     #[tokio::test(start_paused = true)]
     async fn a_caller_cancelled_while_it_writes_leaves_its_group_written_and_the_lane_free() {
         let (groups, write) = recording();
         let group = Arc::new(GroupCommit::start(1, 256, write));
-        let leader = {
-            let group = group.clone();
-            tokio::spawn(async move { group.append(append("cancelled")).await })
-        };
+        let leader = appending(&group, "cancelled");
         tokio::time::sleep(Duration::from_millis(5)).await;
-        let behind = {
-            let group = group.clone();
-            tokio::spawn(async move { group.append(append("behind")).await })
-        };
+        let behind = appending(&group, "behind");
         tokio::time::sleep(Duration::from_millis(5)).await;
         leader.abort();
         assert!(leader.await.unwrap_err().is_cancelled());
-        tokio::time::timeout(Duration::from_secs(1), behind)
+        answered(behind)
             .await
-            .expect("the append queued behind is written")
-            .unwrap()
-            .unwrap();
+            .expect("the append queued behind is written");
         assert_eq!(
             *groups.lock().unwrap(),
             vec![vec!["cancelled"], vec!["behind"]],
@@ -422,21 +433,13 @@ mod tests {
     async fn a_write_that_panics_frees_its_lane_for_the_appends_behind_it() {
         let (groups, write) = recording();
         let group = Arc::new(GroupCommit::start(1, 256, write));
-        let panicking = {
-            let group = group.clone();
-            tokio::spawn(async move { group.append(append("panics")).await })
-        };
+        let panicking = appending(&group, "panics");
         tokio::time::sleep(Duration::from_millis(5)).await;
-        let behind = {
-            let group = group.clone();
-            tokio::spawn(async move { group.append(append("behind")).await })
-        };
+        let behind = appending(&group, "behind");
         assert!(panicking.await.unwrap_err().is_panic());
-        tokio::time::timeout(Duration::from_secs(1), behind)
+        answered(behind)
             .await
-            .expect("the append queued behind is written")
-            .unwrap()
-            .unwrap();
+            .expect("the append queued behind is written");
         tokio::time::timeout(Duration::from_secs(1), group.append(append("later")))
             .await
             .expect("the lane is free again")
