@@ -46,16 +46,7 @@ async fn start(database_url: &str, listen: &str) -> Replica {
         .spawn()
         .expect("start theboss-server");
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let addr = tokio::time::timeout(Duration::from_secs(30), async {
-        while let Some(line) = lines.next_line().await.unwrap() {
-            if let Some(rest) = line.split("addr=").nth(1) {
-                return rest.split_whitespace().next().unwrap().to_string();
-            }
-        }
-        panic!("the server exited before serving");
-    })
-    .await
-    .expect("the server reports its address");
+    let addr = common::served_addr(&mut lines, Duration::from_secs(30)).await;
     // Kept for a failure's diagnosis when THEBOSS_TEST_LOGS names a directory.
     let keep = std::env::var_os("THEBOSS_TEST_LOGS").map(|dir| {
         std::path::PathBuf::from(dir).join(format!("replica-{}.log", addr.replace(':', "_")))

@@ -289,7 +289,17 @@ pub async fn server_binary(args: &[&str]) -> (tokio::process::Child, String) {
         .spawn()
         .expect("start theboss-server");
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let addr = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+    let addr = served_addr(&mut lines, std::time::Duration::from_secs(60)).await;
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, format!("http://{addr}"))
+}
+
+/// The address a starting `theboss-server` logs (`addr=`), read from its log within `wait`.
+pub async fn served_addr(
+    lines: &mut tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStderr>>,
+    wait: std::time::Duration,
+) -> String {
+    tokio::time::timeout(wait, async {
         while let Some(line) = lines.next_line().await.unwrap() {
             if let Some(rest) = line.split("addr=").nth(1) {
                 return rest.split_whitespace().next().unwrap().to_string();
@@ -298,7 +308,5 @@ pub async fn server_binary(args: &[&str]) -> (tokio::process::Child, String) {
         panic!("the server exited before serving");
     })
     .await
-    .expect("the server reports its address");
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    (child, format!("http://{addr}"))
+    .expect("the server reports its address")
 }
