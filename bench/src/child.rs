@@ -42,11 +42,16 @@ pub const UNLIMITED_QUOTAS: [&str; 18] = [
 /// Starts a game server (`theboss-bench serve`, the same code as `theboss-server`) on a
 /// free port of 127.0.0.1 over the database at `url`, with `flags`.
 pub async fn server(url: &str, flags: &[&str], wait: Duration) -> anyhow::Result<Child> {
+    spawn(&server_args(url, flags), wait).await
+}
+
+/// The arguments of `theboss-bench` that serve a game server (see [`server`]).
+pub fn server_args(url: &str, flags: &[&str]) -> Vec<String> {
     let mut args: Vec<String> = ["serve", "--listen", "127.0.0.1:0", "--database-url", url]
         .map(String::from)
         .to_vec();
     args.extend(flags.iter().map(|s| s.to_string()));
-    spawn(&args, wait).await
+    args
 }
 
 /// A free address on 127.0.0.1, for a child's metrics endpoint.
@@ -63,9 +68,28 @@ pub struct Child {
 
 /// Starts `theboss-bench <args>` and waits until it logs the address it serves on.
 pub async fn spawn(args: &[String], wait: Duration) -> anyhow::Result<Child> {
+    spawn_under(&[], args, wait).await
+}
+
+/// Starts `theboss-bench <args>` under the program `wrapper` names with its arguments (a
+/// profiler: `valgrind --tool=callgrind …`), or directly if it is empty, and waits until it
+/// logs the address it serves on.
+pub async fn spawn_under(
+    wrapper: &[String],
+    args: &[String],
+    wait: Duration,
+) -> anyhow::Result<Child> {
     let exe = std::env::current_exe().context("the benchmark's own path")?;
     let started = Instant::now();
-    let mut process = Command::new(exe)
+    let mut command = match wrapper.split_first() {
+        Some((program, wrapper_args)) => {
+            let mut command = Command::new(program);
+            command.args(wrapper_args).arg(exe);
+            command
+        }
+        None => Command::new(exe),
+    };
+    let mut process = command
         .args(args)
         .env("RUST_LOG", "info")
         .stdout(Stdio::null())
@@ -167,6 +191,11 @@ impl Child {
     }
 
     /// SIGTERM, then SIGKILL if it has not exited within ten seconds.
+    /// The process's id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.process.id()
+    }
+
     pub async fn stop(mut self) {
         if let Some(pid) = self.process.id() {
             let _ = Command::new("kill")

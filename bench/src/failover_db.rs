@@ -11,7 +11,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use theboss_bot::load::{self, LoadConfig, LoadReport};
+use theboss_bot::load::{self, LoadConfig, LoadReport, SlotPlayers};
 use theboss_server::testing::ha::{HaCluster, Loss};
 
 use crate::child::{self, UNLIMITED_QUOTAS};
@@ -65,6 +65,7 @@ async fn one_round(
         players: 4,
         rounds,
         record_acks: true,
+        players_of_slot: SlotPlayers::NewEveryGame,
     };
     let started = Instant::now();
     let running = tokio::spawn(async move { load::run(&config).await });

@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use theboss_bot::load::{self, LoadConfig, LoadReport};
+use theboss_bot::load::{self, LoadConfig, LoadReport, SlotPlayers};
 use theboss_server::store::history::{HistorySize, fill_history};
 
 use crate::child;
@@ -78,6 +78,7 @@ async fn measure(url: &str, actions: usize, games: usize) -> anyhow::Result<Roun
         players: 4,
         rounds: 1,
         record_acks: false,
+        players_of_slot: SlotPlayers::NewEveryGame,
     })
     .await?;
     server.stop().await;

@@ -10,6 +10,7 @@ mod child;
 mod failover_db;
 mod history;
 mod house;
+mod instructions;
 mod latency;
 mod limits;
 mod replicas;
@@ -24,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use theboss_bot::load::{self, LoadConfig};
+use theboss_bot::load::{self, LoadConfig, SlotPlayers};
 use theboss_server::store::PostgresStore;
 use tracing_subscriber::EnvFilter;
 
@@ -110,6 +111,9 @@ enum Part {
     Attack,
     /// The same figures on an empty store and on one with a million finished games.
     History,
+    /// Instructions per persisted action and per bare call, counted under callgrind
+    /// (valgrind): steadier than CPU times on a shared machine, to compare builds.
+    Instructions,
 }
 
 /// Where PostgreSQL is: every measurement runs in a fresh schema of that database.
@@ -371,6 +375,7 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
                     players: 4,
                     rounds: args.rounds,
                     record_acks: false,
+                    players_of_slot: SlotPlayers::Kept,
                 })
                 .await?;
                 let cpu = cpu.finish().await;
@@ -395,6 +400,12 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
                 report.backend(backend).load = Some(load);
             }
             server.stop().await;
+        }
+        // Counted only when asked for: it needs valgrind, and runs at a fiftieth of the speed.
+        if args.only.contains(&Part::Instructions) {
+            let db = database(backend, &args).await?;
+            eprintln!("{backend}: instructions under callgrind…");
+            report.backend(backend).instructions = Some(instructions::count(&db.url, 20, 3).await?);
         }
         // History is measured only when asked for: it writes a million games.
         if args.only.contains(&Part::History) {

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use theboss::convert::{turn_to_wire, view_from_wire};
 use theboss::v1;
-use theboss_bot::load::{self, LoadConfig, LoadReport};
+use theboss_bot::load::{self, LoadConfig, LoadReport, SlotPlayers};
 use theboss_bot::strategy::{Strategy, random::Random};
 use theboss_client::Connection;
 
@@ -44,6 +44,7 @@ pub async fn throughput(url: &str, n: usize, games: usize) -> anyhow::Result<Sca
         players: 4,
         rounds: 1,
         record_acks: false,
+        players_of_slot: SlotPlayers::NewEveryGame,
     })
     .await?;
     let after: Duration = servers.iter().filter_map(Child::cpu).sum();

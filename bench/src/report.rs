@@ -43,6 +43,8 @@ pub struct BackendReport {
     pub load_cpu_whole_run: Option<Duration>,
     pub restart: Option<Restart>,
     pub history: Option<HistoryScale>,
+    /// Instructions counted under callgrind.
+    pub instructions: Option<crate::instructions::Counted>,
 }
 
 #[derive(Default)]
@@ -201,6 +203,20 @@ impl fmt::Display for Report {
                     "| {} concurrent games: `SubmitAction` → every seat's stream, p50 / p99 | {backend} | {} | – | – |",
                     load.concurrent,
                     P50P99(&sample)
+                )?;
+            }
+            if let Some(i) = &r.instructions {
+                writeln!(
+                    f,
+                    "| instructions per persisted action (callgrind, user space; {} games of {} actions, tables set up included) | {backend} | {:.0} | a bare unary call {:.0} ({} calls, {} callers), target ≤ 4× ({:.0}) | {} |",
+                    i.games,
+                    i.actions,
+                    i.per_action,
+                    i.echo_per_call,
+                    i.echo_calls,
+                    i.callers,
+                    4.0 * i.echo_per_call,
+                    ratio(i.per_action, i.echo_per_call)
                 )?;
             }
             if let Some(h) = &r.history {

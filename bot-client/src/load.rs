@@ -33,6 +33,19 @@ pub struct LoadConfig {
     /// Keep every acknowledged turn ([`LoadReport::acks`]), to look for each in the store
     /// afterwards (`theboss-bench failover-db`).
     pub record_acks: bool,
+    /// Who sits at a slot's tables: new accounts for every game (the soak, which grows the
+    /// players' table as a busy service's does), or the same players game after game, as on
+    /// a ladder (the capacity figures: an action's cost, not an account's).
+    pub players_of_slot: SlotPlayers,
+}
+
+/// Who plays a slot's games, one after the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlotPlayers {
+    /// Players registered for each game.
+    NewEveryGame,
+    /// Players registered for the slot's first game, who play all of its games.
+    Kept,
 }
 
 /// A turn the server acknowledged: its game, the idempotency key it was sent with, and the
@@ -174,14 +187,19 @@ pub async fn run(config: &LoadConfig) -> Result<LoadReport, ClientError> {
         let (connections, config) = (connections.clone(), config.clone());
         set.spawn(async move {
             let mut played = Played::default();
+            let mut kept = None;
             for round in 0..config.rounds {
                 let seed = (slot * config.rounds + round) as u64;
+                if config.players_of_slot == SlotPlayers::NewEveryGame {
+                    kept = None;
+                }
                 one_game(
                     &connections,
                     slot,
                     config.players,
                     seed,
                     config.record_acks,
+                    &mut kept,
                     &mut played,
                 )
                 .await?;
@@ -237,14 +255,15 @@ struct Played {
     acks: Vec<Ack>,
 }
 
-/// One game: registers its players, seats them, and plays random turns as fast as the
-/// streams allow, adding each action's latency to `played`.
+/// One game: registers its players (unless `kept` holds them), seats them, and plays random
+/// turns as fast as the streams allow, adding each action's latency to `played`.
 async fn one_game(
     connections: &[Connection],
     slot: usize,
     players: u32,
     seed: u64,
     record_acks: bool,
+    kept: &mut Option<Vec<Session>>,
     played: &mut Played,
 ) -> Result<(), ClientError> {
     // A table is set up again from the start if the server is away meanwhile (a restart, a
@@ -252,7 +271,7 @@ async fn one_game(
     // expires.
     let mut outage = Outage::default();
     let (seats, game_id) = loop {
-        match set_up(connections, slot, players, seed).await {
+        match set_up(connections, slot, players, seed, kept).await {
             Ok(table) => break table,
             Err(e) if e.is_transient() && outage.retry(SETUP_TRIES).await => {
                 tracing::warn!(error = %e, "setting a table up failed; again");
@@ -323,22 +342,30 @@ async fn one_game(
 /// Tries in a row a table's setup or a stream is given, besides `RIDE_THROUGH`.
 const SETUP_TRIES: u32 = 20;
 
-/// Registers a table's players, creates it and seats them.
+/// Registers a table's players (or takes those `kept` holds, and keeps those it registers),
+/// creates it and seats them.
 async fn set_up(
     connections: &[Connection],
     slot: usize,
     players: u32,
     seed: u64,
+    kept: &mut Option<Vec<Session>>,
 ) -> Result<(Vec<Session>, String), ClientError> {
-    let mut seats: Vec<Session> = Vec::new();
-    for i in 0..players as usize {
-        let connection = &connections[(slot + i) % connections.len()];
-        seats.push(
-            connection
-                .register(&format!("load-{seed}-{i}"), true)
-                .await?,
-        );
-    }
+    let seats = match kept {
+        Some(seats) => seats.clone(),
+        None => {
+            let mut seats: Vec<Session> = Vec::new();
+            for i in 0..players as usize {
+                let connection = &connections[(slot + i) % connections.len()];
+                seats.push(
+                    connection
+                        .register(&format!("load-{seed}-{i}"), true)
+                        .await?,
+                );
+            }
+            kept.insert(seats).clone()
+        }
+    };
     let settings = v1::GameSettings {
         players,
         visibility: v1::Visibility::Unlisted as i32,

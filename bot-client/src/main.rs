@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use theboss_bot::arena::{self, ArenaConfig, Contender};
 use theboss_bot::ladder::{self, LadderOptions};
-use theboss_bot::load::{self, LoadConfig};
+use theboss_bot::load::{self, LoadConfig, SlotPlayers};
 use theboss_bot::offers::{self, Accept, OffersOptions};
 use theboss_bot::play::{self, PlayOptions, Seating};
 use theboss_bot::strategy::StrategyKind;
@@ -179,6 +179,9 @@ struct LoadArgs {
     /// Games each concurrent slot plays one after another.
     #[arg(long, default_value_t = 1)]
     rounds: usize,
+    /// Register new players for every game, rather than once for a slot's games.
+    #[arg(long)]
+    new_players: bool,
 }
 
 #[tokio::main]
@@ -236,6 +239,11 @@ async fn main() -> anyhow::Result<()> {
                 players: args.players,
                 rounds: args.rounds,
                 record_acks: false,
+                players_of_slot: if args.new_players {
+                    SlotPlayers::NewEveryGame
+                } else {
+                    SlotPlayers::Kept
+                },
             })
             .await?;
             print!("{report}");

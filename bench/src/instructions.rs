@@ -1,0 +1,198 @@
+//! Instructions, not seconds. The game server and the bare tonic server run under callgrind
+//! (valgrind), which counts the instructions a process executes in user space, whatever else
+//! the machine does: where CPU times vary by a fifth from one run to the next on a shared
+//! machine, these counts vary by a few percent, so that one change's gain can be seen on its
+//! own. They leave out the kernel (system calls, loopback delivery) and the processes run
+//! some 50 times slower, so that fewer messages share a system call or a commit than in a
+//! real run: they compare builds; the CPU figures are the ones the targets are set in.
+//!
+//! Counting starts only once a process serves and has been warmed up (`callgrind_control`
+//! zeroes its counters, then dumps them after the measured calls). With
+//! `THEBOSS_BENCH_CALLGRIND_DIR=dir` the dumps are kept there (`echo.1`, `server.1`), to read
+//! with `callgrind_annotate --inclusive=yes dir/server.1`: where each instruction went.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use theboss_bot::load::{self, LoadConfig, SlotPlayers};
+use tokio::process::Command;
+use tokio::task::JoinSet;
+use tonic::transport::Endpoint;
+use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+
+use crate::child::{self, Child};
+
+/// What the measured calls cost, in instructions.
+pub struct Counted {
+    /// A bare tonic unary call (a health check), `callers` at a time: the limit.
+    pub echo_per_call: f64,
+    pub echo_calls: usize,
+    pub callers: usize,
+    /// A persisted action of the load's games (their tables' setup included).
+    pub per_action: f64,
+    pub actions: usize,
+    pub games: usize,
+}
+
+/// Counts a bare call's instructions and a persisted action's, the game server on the
+/// database at `url`.
+pub async fn count(url: &str, games: usize, rounds: usize) -> anyhow::Result<Counted> {
+    let temporary = tempfile::tempdir()?;
+    let dir = match std::env::var_os("THEBOSS_BENCH_CALLGRIND_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => temporary.path().to_path_buf(),
+    };
+    let callers = 64;
+    let echo_calls = 64 * 60;
+
+    let echo = UnderCallgrind::start(&dir, "echo", &["echo".to_string()]).await?;
+    let echo_per_call = {
+        let client = HealthClient::new(
+            Endpoint::from_shared(echo.child.url.clone())?
+                .tcp_nodelay(true)
+                .connect()
+                .await?,
+        );
+        health_checks(&client, callers, 200).await?;
+        echo.zero().await?;
+        health_checks(&client, callers, echo_calls).await?;
+        echo.dump().await? / echo_calls as f64
+    };
+    echo.child.stop().await;
+
+    let server = UnderCallgrind::start(
+        &dir,
+        "server",
+        &child::server_args(url, &child::UNLIMITED_QUOTAS),
+    )
+    .await?;
+    let config = |games, rounds| LoadConfig {
+        servers: vec![server.child.url.clone()],
+        games,
+        players: 4,
+        rounds,
+        record_acks: false,
+        players_of_slot: SlotPlayers::Kept,
+    };
+    let warm = load::run(&config(4, 1)).await?;
+    anyhow::ensure!(warm.errors == 0, "{} warm-up games failed", warm.errors);
+    server.zero().await?;
+    let measured = load::run(&config(games, rounds)).await?;
+    anyhow::ensure!(measured.errors == 0, "{} games failed", measured.errors);
+    let per_action = server.dump().await? / measured.actions.max(1) as f64;
+    server.child.stop().await;
+    Ok(Counted {
+        echo_per_call,
+        echo_calls,
+        callers,
+        per_action,
+        actions: measured.actions,
+        games: measured.games,
+    })
+}
+
+/// `calls` health checks, `callers` at a time.
+async fn health_checks(
+    client: &HealthClient<tonic::transport::Channel>,
+    callers: usize,
+    calls: usize,
+) -> anyhow::Result<()> {
+    let mut set = JoinSet::new();
+    for i in 0..callers {
+        let mut client = client.clone();
+        let mine = calls / callers + usize::from(i < calls % callers);
+        set.spawn(async move {
+            for _ in 0..mine {
+                client
+                    .check(HealthCheckRequest {
+                        service: String::new(),
+                    })
+                    .await?;
+            }
+            Ok::<_, tonic::Status>(())
+        });
+    }
+    while let Some(done) = set.join_next().await {
+        done??;
+    }
+    Ok(())
+}
+
+/// A child process under callgrind.
+struct UnderCallgrind {
+    child: Child,
+    pid: u32,
+    /// Where callgrind writes its dumps: `<out>.<n>`, n from 1 (and `<out>` at exit).
+    out: PathBuf,
+    /// Dumps asked for so far.
+    dumps: std::sync::atomic::AtomicU32,
+}
+
+impl UnderCallgrind {
+    /// Starts `theboss-bench <args>` under callgrind, counting nothing until [`Self::zero`].
+    async fn start(dir: &Path, name: &str, args: &[String]) -> anyhow::Result<UnderCallgrind> {
+        let out = dir.join(name);
+        let wrapper = [
+            "valgrind".to_string(),
+            "--tool=callgrind".to_string(),
+            "--instr-atstart=no".to_string(),
+            format!("--callgrind-out-file={}", out.display()),
+        ];
+        // Migrations and start-up run uninstrumented, yet some ten times slower than alone.
+        let child = child::spawn_under(&wrapper, args, Duration::from_secs(600))
+            .await
+            .context("start a child under valgrind (Debian's package valgrind)")?;
+        let pid = child.pid().context("the child's pid")?;
+        let counted = UnderCallgrind {
+            child,
+            pid,
+            out,
+            dumps: Default::default(),
+        };
+        counted.control("--instr=on").await?;
+        Ok(counted)
+    }
+
+    async fn control(&self, what: &str) -> anyhow::Result<()> {
+        let status = Command::new("callgrind_control")
+            .arg(what)
+            .arg(self.pid.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .await
+            .context("callgrind_control (Debian's package valgrind)")?;
+        if !status.success() {
+            bail!("callgrind_control {what} {}: {status}", self.pid);
+        }
+        Ok(())
+    }
+
+    /// Counts from now on.
+    async fn zero(&self) -> anyhow::Result<()> {
+        self.control("--zero").await
+    }
+
+    /// The instructions executed since [`Self::zero`].
+    async fn dump(&self) -> anyhow::Result<f64> {
+        self.control("--dump").await?;
+        let n = 1 + self
+            .dumps
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = PathBuf::from(format!("{}.{n}", self.out.display()));
+        // The dump is written by the process, once it has seen the request.
+        let mut text = String::new();
+        for _ in 0..100 {
+            text = tokio::fs::read_to_string(&path).await.unwrap_or_default();
+            if text.lines().any(|l| l.starts_with("totals:")) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        text.lines()
+            .find_map(|l| l.strip_prefix("totals:"))
+            .and_then(|n| n.split_whitespace().next()?.parse::<f64>().ok())
+            .with_context(|| format!("no total in {}", path.display()))
+    }
+}
