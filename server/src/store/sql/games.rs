@@ -466,16 +466,19 @@ sql_store! {
                     return Err(StoreError::AtCap(at_cap));
                 }
             }
-            let inserted = sqlx::query(INSERT_ACTION)
-                .bind(game_id)
-                .bind(columns.seq)
-                .bind(action.player_id.as_deref())
-                .bind(action.idempotency_key.as_deref())
-                .bind(columns.format)
-                .bind(columns.payload.as_str())
-                .bind(action.at)
-                .execute(&mut *tx)
-                .await;
+            // The action's row, bound to the statement that inserts it, or to the one that
+            // tells the other replicas of it.
+            let action_row = |sql: &'static str| {
+                sqlx::query(sql)
+                    .bind(game_id)
+                    .bind(columns.seq)
+                    .bind(action.player_id.as_deref())
+                    .bind(action.idempotency_key.as_deref())
+                    .bind(columns.format)
+                    .bind(columns.payload.as_str())
+                    .bind(action.at)
+            };
+            let inserted = action_row(INSERT_ACTION).execute(&mut *tx).await;
             match inserted {
                 Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
                     return Err(StoreError::Conflict {
@@ -523,17 +526,7 @@ sql_store! {
                 Self::rate_in(&mut *tx, job, action.at).await?;
             }
             if let (Some(notify), Some(me)) = (DB::NOTIFY_ACTION, self.owner_id()) {
-                sqlx::query(notify)
-                    .bind(game_id)
-                    .bind(columns.seq)
-                    .bind(action.player_id.as_deref())
-                    .bind(action.idempotency_key.as_deref())
-                    .bind(columns.format)
-                    .bind(columns.payload.as_str())
-                    .bind(action.at)
-                    .bind(me)
-                    .execute(&mut *tx)
-                    .await?;
+                action_row(notify).bind(me).execute(&mut *tx).await?;
             }
             tx.commit().await?;
             Ok(())
