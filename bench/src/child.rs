@@ -185,17 +185,17 @@ impl Child {
         CpuTrace { stop, readings }
     }
 
+    /// The process's id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.process.id()
+    }
+
     /// SIGKILL, and wait for the process to be gone.
     pub async fn kill(mut self) {
         let _ = self.process.kill().await;
     }
 
     /// SIGTERM, then SIGKILL if it has not exited within ten seconds.
-    /// The process's id, while it runs.
-    pub fn pid(&self) -> Option<u32> {
-        self.process.id()
-    }
-
     pub async fn stop(mut self) {
         if let Some(pid) = self.process.id() {
             let _ = Command::new("kill")

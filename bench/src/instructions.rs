@@ -1,15 +1,16 @@
 //! Instructions, not seconds. The game server and the bare tonic server run under callgrind
 //! (valgrind), which counts the instructions a process executes in user space, whatever else
 //! the machine does: where CPU times vary by a fifth from one run to the next on a shared
-//! machine, these counts vary by a few percent, so that one change's gain can be seen on its
-//! own. They leave out the kernel (system calls, loopback delivery) and the processes run
+//! machine, these counts vary by well under one percent, so that one change's gain can be
+//! seen on its own. They leave out the kernel (system calls, loopback delivery) and the processes run
 //! some 50 times slower, so that fewer messages share a system call or a commit than in a
 //! real run: they compare builds; the CPU figures are the ones the targets are set in.
 //!
-//! Counting starts only once a process serves and has been warmed up (`callgrind_control`
-//! zeroes its counters, then dumps them after the measured calls). With
-//! `THEBOSS_BENCH_CALLGRIND_DIR=dir` the dumps are kept there (`echo.1`, `server.1`), to read
-//! with `callgrind_annotate --inclusive=yes dir/server.1`: where each instruction went.
+//! Only what follows a process's warm-up counts (`callgrind_control` zeroes its counters,
+//! then dumps them after the measured calls). With `THEBOSS_BENCH_CALLGRIND_DIR=dir` the
+//! dumps are kept there, one pair per store (`postgres-echo.1`, `postgres-server.1`, …), to
+//! read with `callgrind_annotate --inclusive=yes dir/postgres-server.1`: where each
+//! instruction went.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -36,17 +37,19 @@ pub struct Counted {
 }
 
 /// Counts a bare call's instructions and a persisted action's, the game server on the
-/// database at `url`.
-pub async fn count(url: &str, games: usize, rounds: usize) -> anyhow::Result<Counted> {
+/// database at `url`; `store` names the dumps.
+pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyhow::Result<Counted> {
     let temporary = tempfile::tempdir()?;
     let dir = match std::env::var_os("THEBOSS_BENCH_CALLGRIND_DIR") {
         Some(dir) => PathBuf::from(dir),
         None => temporary.path().to_path_buf(),
     };
+    std::fs::create_dir_all(&dir).with_context(|| format!("{}", dir.display()))?;
     let callers = 64;
     let echo_calls = 64 * 60;
 
-    let echo = UnderCallgrind::start(&dir, "echo", &["echo".to_string()]).await?;
+    let mut echo =
+        UnderCallgrind::start(&dir, &format!("{store}-echo"), &["echo".to_string()]).await?;
     let echo_per_call = {
         let client = HealthClient::new(
             Endpoint::from_shared(echo.child.url.clone())?
@@ -61,9 +64,9 @@ pub async fn count(url: &str, games: usize, rounds: usize) -> anyhow::Result<Cou
     };
     echo.child.stop().await;
 
-    let server = UnderCallgrind::start(
+    let mut server = UnderCallgrind::start(
         &dir,
-        "server",
+        &format!("{store}-server"),
         &child::server_args(url, &child::UNLIMITED_QUOTAS),
     )
     .await?;
@@ -126,15 +129,25 @@ struct UnderCallgrind {
     /// Where callgrind writes its dumps: `<out>.<n>`, n from 1 (and `<out>` at exit).
     out: PathBuf,
     /// Dumps asked for so far.
-    dumps: std::sync::atomic::AtomicU32,
+    dumps: u32,
 }
 
+/// How long a `callgrind_control` request may take: it waits for the process to see it.
+const CONTROL_WAIT: Duration = Duration::from_secs(120);
+
 impl UnderCallgrind {
-    /// Starts `theboss-bench <args>` under callgrind, counting nothing until [`Self::zero`].
+    /// Starts `theboss-bench <args>` under callgrind, instrumented from then on; only what
+    /// follows [`Self::zero`] is reported.
     async fn start(dir: &Path, name: &str, args: &[String]) -> anyhow::Result<UnderCallgrind> {
         let out = dir.join(name);
+        // A dump left by an earlier run under the same name is not this run's.
+        for n in 1..=2 {
+            let _ = std::fs::remove_file(format!("{}.{n}", out.display()));
+        }
         let wrapper = [
             "valgrind".to_string(),
+            // Quiet: valgrind's banner repeats the command line, the database's URL with it.
+            "-q".to_string(),
             "--tool=callgrind".to_string(),
             "--instr-atstart=no".to_string(),
             format!("--callgrind-out-file={}", out.display()),
@@ -148,23 +161,29 @@ impl UnderCallgrind {
             child,
             pid,
             out,
-            dumps: Default::default(),
+            dumps: 0,
         };
         counted.control("--instr=on").await?;
         Ok(counted)
     }
 
+    /// Sends a request to the process. `callgrind_control` exits with success whether or not
+    /// it reached one: what it prints says.
     async fn control(&self, what: &str) -> anyhow::Result<()> {
-        let status = Command::new("callgrind_control")
-            .arg(what)
-            .arg(self.pid.to_string())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .await
-            .context("callgrind_control (Debian's package valgrind)")?;
-        if !status.success() {
-            bail!("callgrind_control {what} {}: {status}", self.pid);
+        let output = tokio::time::timeout(
+            CONTROL_WAIT,
+            Command::new("callgrind_control")
+                .arg(what)
+                .arg(self.pid.to_string())
+                .output(),
+        )
+        .await
+        .with_context(|| format!("callgrind_control {what} {}: no answer", self.pid))?
+        .context("callgrind_control (Debian's package valgrind)")?;
+        let said = String::from_utf8_lossy(&output.stdout).into_owned()
+            + &String::from_utf8_lossy(&output.stderr);
+        if !output.status.success() || !said.contains("OK") || said.contains("Error") {
+            bail!("callgrind_control {what} {}: {}", self.pid, said.trim());
         }
         Ok(())
     }
@@ -175,24 +194,28 @@ impl UnderCallgrind {
     }
 
     /// The instructions executed since [`Self::zero`].
-    async fn dump(&self) -> anyhow::Result<f64> {
+    async fn dump(&mut self) -> anyhow::Result<f64> {
+        self.dumps += 1;
+        let path = PathBuf::from(format!("{}.{}", self.out.display(), self.dumps));
+        let _ = std::fs::remove_file(&path);
         self.control("--dump").await?;
-        let n = 1 + self
-            .dumps
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let path = PathBuf::from(format!("{}.{n}", self.out.display()));
-        // The dump is written by the process, once it has seen the request.
-        let mut text = String::new();
+        // The dump is written by the process once it has seen the request; its last line is
+        // the total.
+        let mut total = None;
         for _ in 0..100 {
-            text = tokio::fs::read_to_string(&path).await.unwrap_or_default();
-            if text.lines().any(|l| l.starts_with("totals:")) {
+            let text = tokio::fs::read_to_string(&path).await.unwrap_or_default();
+            total = text
+                .lines()
+                .find_map(|l| l.strip_prefix("totals:"))
+                .filter(|_| text.ends_with('\n'))
+                .and_then(|n| n.split_whitespace().next()?.parse::<f64>().ok());
+            if total.is_some() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        text.lines()
-            .find_map(|l| l.strip_prefix("totals:"))
-            .and_then(|n| n.split_whitespace().next()?.parse::<f64>().ok())
-            .with_context(|| format!("no total in {}", path.display()))
+        let total = total.with_context(|| format!("no total in {}", path.display()))?;
+        anyhow::ensure!(total > 0.0, "{}: no instruction counted", path.display());
+        Ok(total)
     }
 }

@@ -140,7 +140,8 @@ struct RunArgs {
         default_value = "sqlite,postgres"
     )]
     backends: Vec<Backend>,
-    /// Which measurements to run (all by default).
+    /// Which measurements to run (by default all but `history` and `instructions`, which run
+    /// only when named).
     #[arg(long, value_enum, value_delimiter = ',')]
     only: Vec<Part>,
     /// Actions timed one at a time, in games played alone.
@@ -405,7 +406,9 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
         if args.only.contains(&Part::Instructions) {
             let db = database(backend, &args).await?;
             eprintln!("{backend}: instructions under callgrind…");
-            report.backend(backend).instructions = Some(instructions::count(&db.url, 20, 3).await?);
+            report.backend(backend).instructions = Some(
+                instructions::count(&format!("{backend:?}").to_lowercase(), &db.url, 20, 3).await?,
+            );
         }
         // History is measured only when asked for: it writes a million games.
         if args.only.contains(&Part::History) {

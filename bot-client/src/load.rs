@@ -267,8 +267,8 @@ async fn one_game(
     played: &mut Played,
 ) -> Result<(), ClientError> {
     // A table is set up again from the start if the server is away meanwhile (a restart, a
-    // failover): a table left half set up only costs an account or an open table, which
-    // expires.
+    // failover): a table left half set up only costs accounts or an open table, which
+    // expires; with kept players, its seats count against their caps until then.
     let mut outage = Outage::default();
     let (seats, game_id) = loop {
         match set_up(connections, slot, players, seed, kept).await {

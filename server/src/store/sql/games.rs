@@ -438,8 +438,9 @@ sql_store! {
 
 sql_store! {
     impl {
-        /// Appends an action in a transaction of its own: one that takes a seat under caps,
-        /// rates its game, or leaves a game it ends (see `append_action`).
+        /// Appends an action in a transaction of its own: whatever `append_action` does not
+        /// hand to the group commit (a join under caps, a rated result, a join or a leave
+        /// that ends its game).
         async fn append_alone(
             &self,
             game_id: &str,
