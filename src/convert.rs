@@ -97,7 +97,7 @@ pub fn location_from_wire(value: i32, field: &str) -> Result<engine::Location, W
         .map_err(|_| WireError::new(field, format!("{value} is not a location")))
 }
 
-fn sanction_to_wire(sanction: engine::Sanction) -> v1::Sanction {
+pub(crate) fn sanction_to_wire(sanction: engine::Sanction) -> v1::Sanction {
     match sanction {
         engine::Sanction::Revolver => v1::Sanction::Revolver,
         engine::Sanction::Prison => v1::Sanction::Prison,
@@ -116,7 +116,7 @@ fn sanction_from_wire(value: i32, field: &str) -> Result<engine::Sanction, WireE
     }
 }
 
-fn police_to_wire(card: engine::PoliceCard) -> v1::PoliceCard {
+pub(crate) fn police_to_wire(card: engine::PoliceCard) -> v1::PoliceCard {
     match card {
         engine::PoliceCard::Silver => v1::PoliceCard::Silver,
         engine::PoliceCard::Gold => v1::PoliceCard::Gold,

@@ -10,6 +10,9 @@
 //! merge. So what every viewer sees of a table is encoded once, and each seat's view is that
 //! followed by the encoding of its own fields (its seat, its hand, its legal turns).
 //!
+//! What every viewer sees is itself written straight to its encoding from the engine's
+//! spectator view ([`encode_public_view`]), without a wire message built first.
+//!
 //! - [`WatchGameResponse`]: a message, or one update encoded ahead.
 //! - [`SubmitActionResponse`]: a message, or the updates encoded ahead and the seq.
 //!
@@ -22,6 +25,9 @@ use prost::Message;
 use prost::encoding::{self, DecodeContext, WireType};
 
 use crate::v1;
+
+mod view;
+pub use view::{PublicFields, SeatFields, SeatPlayer, encode_public_view};
 
 /// `GameUpdate.view`'s field number.
 const UPDATE_VIEW: u32 = 3;

@@ -14,6 +14,7 @@ pub mod views;
 use std::time::{Duration, UNIX_EPOCH};
 
 use theboss::convert::city_to_wire;
+use theboss::encoded::SeatPlayer;
 use theboss::v1;
 use theboss_bots::StrategyKind;
 use theboss_engine::Seat;
@@ -56,12 +57,17 @@ pub fn settings_to_wire(settings: &Settings) -> v1::GameSettings {
 }
 
 pub fn player_to_wire(seat: Seat, player: &PlayerInfo) -> v1::SeatPlayer {
-    v1::SeatPlayer {
-        seat: u32::from(seat),
-        player_id: player.id.clone(),
-        display_name: player.display_name.clone(),
+    seat_player(player).to_wire(seat)
+}
+
+/// Who sits at a seat, borrowed, as a view written straight to its encoding takes it.
+pub fn seat_player(player: &PlayerInfo) -> SeatPlayer<'_> {
+    SeatPlayer {
+        player_id: &player.id,
+        display_name: &player.display_name,
         is_bot: player.is_bot,
-        house_bot: crate::house::kind_of(&player.id).map_or(0, |k| strategy_to_wire(k) as i32),
+        house_bot: crate::house::kind_of(&player.id)
+            .map_or(v1::BotStrategy::Unspecified, strategy_to_wire),
     }
 }
 

@@ -4,10 +4,11 @@
 
 use prost::Message;
 use theboss::convert::{self, event_to_wire, view_to_wire};
+use theboss::encoded::{PublicFields, SeatFields, encode_public_view};
 use theboss::v1;
 use theboss_engine::{Seat, Viewer};
 
-use super::{player_to_wire, settings_to_wire, status_to_wire, timestamp};
+use super::{player_to_wire, seat_player, settings_to_wire, status_to_wire, timestamp};
 use std::sync::OnceLock;
 
 use crate::domain::{GameInfo, GameStatus};
@@ -141,6 +142,39 @@ fn public_view(
         seat_view.forfeited = state.forfeited[i];
     }
     view
+}
+
+/// [`public_view`]'s encoding, written straight from the engine's view once the game has
+/// started (see `theboss::encoded`): the same bytes, without the message built first.
+fn public_view_encoded(
+    record: &GameInfo,
+    seed_commitment: &str,
+    state: &TableState,
+    seq: u64,
+) -> bytes::Bytes {
+    let Some(game) = &state.game else {
+        return public_view(record, seed_commitment, state, seq)
+            .encode_to_vec()
+            .into();
+    };
+    let seats: Vec<SeatFields> = (0..state.seats.len())
+        .map(|i| SeatFields {
+            player: state.seats[i].as_ref().map(seat_player),
+            timeouts_in_a_row: state.timeouts_in_a_row[i],
+            forfeited: state.forfeited[i],
+        })
+        .collect();
+    let table = PublicFields {
+        game_id: &record.id,
+        status: status_to_wire(state.status),
+        settings: &settings_to_wire(&record.settings),
+        seq,
+        shows_to_move: state.status == GameStatus::Running,
+        seats: &seats,
+        seed_commitment,
+        seeded: record.seeded,
+    };
+    encode_public_view(&game.view(Viewer::Spectator), &table).into()
 }
 
 /// A viewer's own part of its view, only the fields no other viewer sees: its seat, its
@@ -278,14 +312,12 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
                 return Encoded::from([]);
             }
             let public = encodings.public_view.get_or_init(|| {
-                public_view(
+                public_view_encoded(
                     step.record,
                     step.seed_commitment,
                     step.state,
                     step.seq_after(),
                 )
-                .encode_to_vec()
-                .into()
             });
             let own = own_view(step.state, viewer, step.deadline).encode_to_vec();
             let view: [&[u8]; 2] = [public, &own];
