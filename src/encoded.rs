@@ -27,7 +27,7 @@ use prost::encoding::{self, DecodeContext, WireType};
 use crate::v1;
 
 mod view;
-pub use view::{PublicFields, SeatFields, SeatPlayer, encode_public_view};
+pub use view::{PublicFields, SeatFields, SeatPlayer, encode_own_view, encode_public_view};
 
 /// `GameUpdate.view`'s field number.
 const UPDATE_VIEW: u32 = 3;

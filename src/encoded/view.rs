@@ -129,6 +129,43 @@ pub fn encode_public_view(view: &engine::View, table: &PublicFields<'_>) -> Vec<
     w.0
 }
 
+/// A seat's own part of its view (see the `encoded` module's header), as the encoding of a
+/// `theboss.v1.GameView` holding only these fields: its seat, its hand, and its legal turns
+/// with their deadline when it is to move. The same bytes as prost's encoding of that
+/// message built with `convert`.
+pub fn encode_own_view(
+    seat: engine::Seat,
+    hand: &[engine::Card],
+    legal: Option<&engine::LegalTurns>,
+    deadline: Option<&prost_types::Timestamp>,
+) -> Vec<u8> {
+    let mut w = Writer(Vec::with_capacity(256));
+    w.always(3, seat.into());
+    for &card in hand {
+        w.message(19, |w| write_card(w, card));
+    }
+    if let Some(legal) = legal {
+        w.message(20, |w| {
+            for &card in &legal.cards {
+                w.message(1, |w| write_card(w, card));
+            }
+            for option in &legal.placements {
+                w.message(2, |w| {
+                    w.uint(1, location_to_wire(option.location) as i32 as u64);
+                    w.uint(2, option.min_gangsters.into());
+                    w.uint(3, option.max_experts.into());
+                    w.uint(4, option.max_occasionals.into());
+                    w.bool(5, option.expert_present);
+                });
+            }
+            if let Some(deadline) = deadline {
+                w.prost(3, deadline);
+            }
+        });
+    }
+    w.0
+}
+
 fn write_location(w: &mut Writer, location: &engine::view::LocationView) {
     w.uint(1, location_to_wire(location.location) as i32 as u64);
     for gangsters in &location.gangsters {
@@ -298,7 +335,8 @@ impl Writer {
         }
     }
 
-    /// A message field encoded by prost: the outcome, which only a finished game's view has.
+    /// A message field encoded by prost: the outcome, which only a finished game's view has,
+    /// and a deadline.
     fn prost(&mut self, tag: u32, message: &impl Message) {
         encoding::message::encode(tag, message, &mut self.0);
     }
@@ -334,10 +372,10 @@ mod tests {
     }
 
     /// Every step of games of 2 to 4 players, played at random to their end, with the
-    /// table's fields varied: the bytes written are prost's encoding of the message built
-    /// whole, byte for byte.
+    /// table's fields varied: the bytes written, what every viewer sees and each seat's own
+    /// part, are prost's encoding of the message built whole, byte for byte.
     #[test]
-    fn a_public_view_is_prosts_encoding_of_the_message_built_whole() {
+    fn a_view_written_is_prosts_encoding_of_the_message_built_whole() {
         let settings = v1::GameSettings {
             players: 4,
             cities: vec![1, 3, 5],
@@ -350,6 +388,8 @@ mod tests {
         let mut checked = 0;
         let mut long_messages = 0;
         let mut with_sanctions = 0;
+        let mut own_checked = 0;
+        let mut with_legal = 0;
         for seed in 0..20u64 {
             let players = 2 + (seed % 3) as u8;
             let mut game = Game::new(&GameConfig::new(players, seed)).unwrap();
@@ -396,6 +436,27 @@ mod tests {
                 assert_eq!(written, whole.encode_to_vec(), "seed {seed}, step {seq}");
                 assert_eq!(v1::GameView::decode(&written[..]).unwrap(), whole);
                 checked += 1;
+                for seat in 0..players {
+                    let legal = game.legal_turns(seat);
+                    let deadline = (seq % 2 == 1).then_some(prost_types::Timestamp {
+                        seconds: 1_795_685_788 + seq as i64,
+                        nanos: (seq as i32 % 5) * 1000,
+                    });
+                    let written =
+                        encode_own_view(seat, game.hand(seat), legal.as_ref(), deadline.as_ref());
+                    let whole = v1::GameView {
+                        viewer_seat: Some(u32::from(seat)),
+                        hand: crate::convert::hand_to_wire(game.hand(seat)),
+                        legal: legal.as_ref().map(|legal| v1::LegalTurns {
+                            deadline,
+                            ..crate::convert::legal_to_wire(legal)
+                        }),
+                        ..Default::default()
+                    };
+                    assert_eq!(written, whole.encode_to_vec(), "seed {seed}, step {seq}");
+                    own_checked += 1;
+                    with_legal += usize::from(legal.is_some());
+                }
                 with_sanctions += usize::from(view.last_resolution.as_ref().is_some_and(|r| {
                     r.awards
                         .iter()
@@ -413,6 +474,10 @@ mod tests {
                 "seed {seed} ended"
             );
         }
+        assert!(
+            own_checked > 1000 && with_legal > 300,
+            "{own_checked} own parts"
+        );
         // Views with every kind of field: many steps, a last round's summary with sanctions,
         // and nested messages whose length takes two bytes (a long display name).
         assert!(

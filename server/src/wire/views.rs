@@ -4,7 +4,7 @@
 
 use prost::Message;
 use theboss::convert::{self, event_to_wire, view_to_wire};
-use theboss::encoded::{PublicFields, SeatFields, encode_public_view};
+use theboss::encoded::{PublicFields, SeatFields, encode_own_view, encode_public_view};
 use theboss::v1;
 use theboss_engine::{Seat, Viewer};
 
@@ -177,35 +177,70 @@ fn public_view_encoded(
     encode_public_view(&game.view(Viewer::Spectator), &table).into()
 }
 
-/// A viewer's own part of its view, only the fields no other viewer sees: its seat, its
-/// hand, and its legal turns (with the deadline) when it is to move. Nothing for spectators.
-fn own_view(state: &TableState, viewer: Viewer, deadline: Option<i64>) -> v1::GameView {
+/// A seat's own part of its view, only what no other viewer sees: its hand, and its legal
+/// turns when it is to move. None for spectators; for a seat before the game starts, its
+/// seat alone (no game, no hand).
+struct OwnPart<'a> {
+    seat: Seat,
+    game: Option<(
+        &'a [theboss_engine::Card],
+        Option<theboss_engine::LegalTurns>,
+    )>,
+}
+
+fn own_part(state: &TableState, viewer: Viewer) -> Option<OwnPart<'_>> {
     let Viewer::Seat(seat) = viewer else {
-        return v1::GameView::default();
+        return None;
     };
     let Some(game) = &state.game else {
-        return v1::GameView {
-            viewer_seat: Some(u32::from(seat)),
-            ..Default::default()
-        };
+        return Some(OwnPart { seat, game: None });
     };
     // As the engine's own views: a seat outside the game sees what a spectator sees.
     if seat >= game.players() {
-        return v1::GameView::default();
+        return None;
     }
     let legal = match state.status {
-        GameStatus::Running => game.legal_turns(seat).map(|legal| v1::LegalTurns {
+        GameStatus::Running => game.legal_turns(seat),
+        _ => None,
+    };
+    Some(OwnPart {
+        seat,
+        game: Some((game.hand(seat), legal)),
+    })
+}
+
+/// A viewer's own part of its view as a message: the fields of [`own_part`], the legal
+/// turns with the deadline (micros). Empty for spectators.
+fn own_view(state: &TableState, viewer: Viewer, deadline: Option<i64>) -> v1::GameView {
+    let Some(own) = own_part(state, viewer) else {
+        return v1::GameView::default();
+    };
+    let (hand, legal) = own.game.unzip();
+    v1::GameView {
+        viewer_seat: Some(u32::from(own.seat)),
+        hand: hand.map(convert::hand_to_wire).unwrap_or_default(),
+        legal: legal.flatten().map(|legal| v1::LegalTurns {
             deadline: deadline.map(timestamp),
             ..convert::legal_to_wire(&legal)
         }),
-        _ => None,
-    };
-    v1::GameView {
-        viewer_seat: Some(u32::from(seat)),
-        hand: convert::hand_to_wire(game.hand(seat)),
-        legal,
         ..Default::default()
     }
+}
+
+/// [`own_view`]'s encoding, written straight from the engine's values.
+fn own_view_encoded(state: &TableState, viewer: Viewer, deadline: Option<i64>) -> Vec<u8> {
+    let Some(own) = own_part(state, viewer) else {
+        return Vec::new();
+    };
+    let (hand, legal) = own.game.unzip();
+    let legal = legal.flatten();
+    let deadline = legal.as_ref().and(deadline).map(timestamp);
+    encode_own_view(
+        own.seat,
+        hand.unwrap_or_default(),
+        legal.as_ref(),
+        deadline.as_ref(),
+    )
 }
 
 pub fn table_event_to_wire(event: &TableEvent) -> v1::GameEvent {
@@ -319,7 +354,7 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
                     step.seq_after(),
                 )
             });
-            let own = own_view(step.state, viewer, step.deadline).encode_to_vec();
+            let own = own_view_encoded(step.state, viewer, step.deadline);
             let view: [&[u8]; 2] = [public, &own];
             let n = updates.len();
             updates
