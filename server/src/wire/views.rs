@@ -174,7 +174,15 @@ fn public_view_encoded(
         seed_commitment,
         seeded: record.seeded,
     };
-    encode_public_view(&game.view(Viewer::Spectator), &table).into()
+    thread_local! {
+        /// A spectator's view to write each step's into: its thirty-odd lists are reused
+        /// from step to step (see `Game::view_into`) instead of allocated and freed.
+        static SPECTATOR: std::cell::RefCell<theboss_engine::View> = Default::default();
+    }
+    SPECTATOR.with_borrow_mut(|view| {
+        game.view_into(Viewer::Spectator, view);
+        encode_public_view(view, &table).into()
+    })
 }
 
 /// A seat's own part of its view, only what no other viewer sees: its hand, and its legal
