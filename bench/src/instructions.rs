@@ -8,8 +8,9 @@
 //!
 //! Only what follows a process's warm-up counts (`callgrind_control` zeroes its counters,
 //! then dumps them after the measured calls). With `THEBOSS_BENCH_CALLGRIND_DIR=dir` the
-//! dumps are kept there, one pair per store (`postgres-echo.1`, `postgres-server.1`, …), to
-//! read with `callgrind_annotate --inclusive=yes dir/postgres-server.1`: where each
+//! dumps are kept there, named per store (`postgres-echo.1`; `postgres-server.1`, the
+//! health checks through the game server's layers, and `postgres-server.2`, the actions), to
+//! read with `callgrind_annotate --inclusive=yes dir/postgres-server.2`: where each
 //! instruction went.
 
 use std::path::{Path, PathBuf};
@@ -30,6 +31,9 @@ pub struct Counted {
     pub echo_per_call: f64,
     pub echo_calls: usize,
     pub callers: usize,
+    /// The same health check through the game server's own layers (the transport's guards,
+    /// gRPC-Web and the pages, metrics, tracing): what any call costs there before its work.
+    pub server_check_per_call: f64,
     /// A persisted action of the load's games (their tables' setup included).
     pub per_action: f64,
     pub actions: usize,
@@ -70,8 +74,9 @@ pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyho
         &child::server_args(url, &child::UNLIMITED_QUOTAS),
     )
     .await?;
+    let url = server.child.url.clone();
     let config = |games, rounds| LoadConfig {
-        servers: vec![server.child.url.clone()],
+        servers: vec![url.clone()],
         games,
         players: 4,
         rounds,
@@ -80,6 +85,28 @@ pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyho
     };
     let warm = load::run(&config(4, 1)).await?;
     anyhow::ensure!(warm.errors == 0, "{} warm-up games failed", warm.errors);
+    let server_check_per_call = {
+        // The server holds at most 32 calls open on a connection whose caller is not yet
+        // known: the same 64 callers, on two connections.
+        let endpoint = Endpoint::from_shared(url.clone())?.tcp_nodelay(true);
+        let (a, b) = (
+            HealthClient::new(endpoint.connect().await?),
+            HealthClient::new(endpoint.connect().await?),
+        );
+        let both = |calls: usize| {
+            let (a, b) = (&a, &b);
+            async move {
+                tokio::try_join!(
+                    health_checks(a, callers / 2, calls / 2),
+                    health_checks(b, callers / 2, calls / 2),
+                )
+            }
+        };
+        both(200).await?;
+        server.zero().await?;
+        both(echo_calls).await?;
+        server.dump().await? / echo_calls as f64
+    };
     server.zero().await?;
     let measured = load::run(&config(games, rounds)).await?;
     anyhow::ensure!(measured.errors == 0, "{} games failed", measured.errors);
@@ -89,6 +116,7 @@ pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyho
         echo_per_call,
         echo_calls,
         callers,
+        server_check_per_call,
         per_action,
         actions: measured.actions,
         games: measured.games,

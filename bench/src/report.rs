@@ -218,6 +218,15 @@ impl fmt::Display for Report {
                     4.0 * i.echo_per_call,
                     ratio(i.per_action, i.echo_per_call)
                 )?;
+                writeln!(
+                    f,
+                    "| instructions per health check through the game server's layers (callgrind; {} calls, {} callers) | {backend} | {:.0} | a bare unary call {:.0} | {} |",
+                    i.echo_calls,
+                    i.callers,
+                    i.server_check_per_call,
+                    i.echo_per_call,
+                    ratio(i.server_check_per_call, i.echo_per_call)
+                )?;
             }
             if let Some(h) = &r.history {
                 let label = format!("{:.1}M finished games", h.games as f64 / 1e6);
