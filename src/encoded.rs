@@ -1,8 +1,9 @@
 //! The two responses the generated servers may send from bytes encoded ahead: a game's update
 //! is the same for every stream of the same viewer, and for the `SubmitAction` answer of the
 //! seat that caused it, so the server encodes each [`v1::GameUpdate`] once
-//! ([`encode_update_with_view`]) and every such answer copies the same
-//! bytes into its buffer instead of building and encoding its own copy.
+//! ([`encode_update`], from its event's encoding, itself made once for every viewer who sees
+//! it) and every such answer copies the same bytes into its buffer instead of building and
+//! encoding its own copy.
 //!
 //! A view may itself be given in encoded parts: protobuf lets a message's fields come in any
 //! order, a field that comes again merges into (or, for a scalar, replaces) the one before,
@@ -29,8 +30,11 @@ use crate::v1;
 mod view;
 pub use view::{PublicFields, SeatFields, SeatPlayer, encode_own_view, encode_public_view};
 
-/// `GameUpdate.view`'s field number.
+/// `GameUpdate`'s field numbers.
+const UPDATE_SEQ: u32 = 1;
+const UPDATE_EVENT: u32 = 2;
 const UPDATE_VIEW: u32 = 3;
+const UPDATE_ACTION_COMPLETE: u32 = 4;
 /// `WatchGameResponse.update`'s field number.
 const WATCH_UPDATE: u32 = 2;
 /// `SubmitActionResponse.updates`' field number.
@@ -38,23 +42,34 @@ const SUBMIT_UPDATES: u32 = 1;
 /// `SubmitActionResponse.seq`'s field number.
 const SUBMIT_SEQ: u32 = 2;
 
-/// A `theboss.v1.GameUpdate`'s encoding whose view is given as `view`, the encodings of
-/// parts of one `GameView` (see the module's header): the bytes decode as `update` with
-/// `view` set to the merge of the parts. `update.view` itself must be None.
-pub fn encode_update_with_view(update: &v1::GameUpdate, view: Option<&[&[u8]]>) -> Bytes {
-    debug_assert!(update.view.is_none(), "the view is given encoded");
+/// A `theboss.v1.GameUpdate`'s encoding from its parts encoded ahead: `event`, a
+/// `GameEvent`'s encoding (the same for every viewer who sees it), and `view`, the
+/// encodings of parts of one `GameView` (see the module's header), if it carries one. The
+/// fields come in number order: the bytes are prost's encoding of the update but for a
+/// view given in parts.
+pub fn encode_update(
+    seq: u64,
+    event: &[u8],
+    view: Option<&[&[u8]]>,
+    action_complete: bool,
+) -> Bytes {
     let view_len: Option<usize> = view.map(|parts| parts.iter().map(|p| p.len()).sum());
-    let field_len = view_len.map_or(0, |n| {
-        encoding::key_len(UPDATE_VIEW) + encoding::encoded_len_varint(n as u64) + n
-    });
-    let mut buf = Vec::with_capacity(update.encoded_len() + field_len);
-    update.encode_raw(&mut buf);
+    // Room for the fields' keys and lengths (at most 23 bytes) besides the parts.
+    let mut buf = Vec::with_capacity(24 + event.len() + view_len.unwrap_or(0));
+    // proto3 leaves a zero seq and a false flag out.
+    if seq != 0 {
+        encoding::uint64::encode(UPDATE_SEQ, &seq, &mut buf);
+    }
+    put_message_field(UPDATE_EVENT, event, &mut buf);
     if let (Some(parts), Some(n)) = (view, view_len) {
         encoding::encode_key(UPDATE_VIEW, WireType::LengthDelimited, &mut buf);
         encoding::encode_varint(n as u64, &mut buf);
         for part in parts {
             buf.put_slice(part);
         }
+    }
+    if action_complete {
+        encoding::bool::encode(UPDATE_ACTION_COMPLETE, &action_complete, &mut buf);
     }
     Bytes::from(buf)
 }
@@ -76,7 +91,7 @@ fn message_field_len(tag: u32, bytes: &[u8]) -> usize {
 pub enum WatchGameResponse {
     /// A message, encoded when sent.
     Message(Box<v1::WatchGameResponse>),
-    /// `message { update }`, the update encoded ahead by [`encode_update_with_view`].
+    /// `message { update }`, the update encoded ahead by [`encode_update`].
     Update(Bytes),
 }
 
@@ -149,7 +164,7 @@ impl Message for WatchGameResponse {
 pub enum SubmitActionResponse {
     /// A message, encoded when sent (an answer forwarded from another replica).
     Message(v1::SubmitActionResponse),
-    /// `updates`, each encoded ahead by [`encode_update_with_view`], and `seq`.
+    /// `updates`, each encoded ahead by [`encode_update`], and `seq`.
     Updates { updates: Vec<Bytes>, seq: u64 },
 }
 
@@ -301,21 +316,39 @@ mod tests {
             legal: own.legal.clone(),
             ..public.clone()
         };
-        let mut bare = update(7);
-        bare.view = None;
-        let (public, own) = (public.encode_to_vec(), own.encode_to_vec());
-        let bytes = encode_update_with_view(&bare, Some(&[&public[..], &own[..]]));
-        let decoded = v1::GameUpdate::decode(bytes).unwrap();
-        assert_eq!(decoded.view.as_ref(), Some(&whole));
-        assert_eq!(
-            v1::GameUpdate {
-                view: None,
-                ..decoded
-            },
-            bare
-        );
-        let no_view = encode_update_with_view(&bare, None);
-        assert_eq!(no_view, bare.encode_to_vec());
+        for seq in [0, 7, 8, 300] {
+            let mut bare = update(seq);
+            bare.view = None;
+            let event = bare.event.as_ref().unwrap().encode_to_vec();
+            let parts = (public.encode_to_vec(), own.encode_to_vec());
+            let bytes = encode_update(
+                seq,
+                &event,
+                Some(&[&parts.0[..], &parts.1[..]]),
+                bare.action_complete,
+            );
+            let decoded = v1::GameUpdate::decode(bytes).unwrap();
+            assert_eq!(decoded.view.as_ref(), Some(&whole));
+            assert_eq!(
+                v1::GameUpdate {
+                    view: None,
+                    ..decoded
+                },
+                bare
+            );
+            // Without a view, or with it whole, exactly prost's encoding.
+            let no_view = encode_update(seq, &event, None, bare.action_complete);
+            assert_eq!(no_view, bare.encode_to_vec());
+            let with_whole = whole.encode_to_vec();
+            let whole_update = v1::GameUpdate {
+                view: Some(whole.clone()),
+                ..bare.clone()
+            };
+            assert_eq!(
+                encode_update(seq, &event, Some(&[&with_whole[..]]), bare.action_complete),
+                whole_update.encode_to_vec()
+            );
+        }
     }
 
     #[test]

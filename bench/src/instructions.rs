@@ -19,11 +19,10 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use theboss_bot::load::{self, LoadConfig, SlotPlayers};
 use tokio::process::Command;
-use tokio::task::JoinSet;
 use tonic::transport::Endpoint;
-use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
 use crate::child::{self, Child};
+use crate::limits::{Until, health_checks};
 
 /// What the measured calls cost, in instructions.
 pub struct Counted {
@@ -55,15 +54,14 @@ pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyho
     let mut echo =
         UnderCallgrind::start(&dir, &format!("{store}-echo"), &["echo".to_string()]).await?;
     let echo_per_call = {
-        let client = HealthClient::new(
-            Endpoint::from_shared(echo.child.url.clone())?
-                .tcp_nodelay(true)
-                .connect()
-                .await?,
-        );
-        health_checks(&client, callers, 200).await?;
+        let channel = Endpoint::from_shared(echo.child.url.clone())?
+            .tcp_nodelay(true)
+            .connect()
+            .await?;
+        let channels = [channel];
+        health_checks(&channels, callers, Until::Calls(200)).await?;
         echo.zero().await?;
-        health_checks(&client, callers, echo_calls).await?;
+        health_checks(&channels, callers, Until::Calls(echo_calls)).await?;
         echo.dump().await? / echo_calls as f64
     };
     echo.child.stop().await;
@@ -89,22 +87,10 @@ pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyho
         // The server holds at most 32 calls open on a connection whose caller is not yet
         // known: the same 64 callers, on two connections.
         let endpoint = Endpoint::from_shared(url.clone())?.tcp_nodelay(true);
-        let (a, b) = (
-            HealthClient::new(endpoint.connect().await?),
-            HealthClient::new(endpoint.connect().await?),
-        );
-        let both = |calls: usize| {
-            let (a, b) = (&a, &b);
-            async move {
-                tokio::try_join!(
-                    health_checks(a, callers / 2, calls / 2),
-                    health_checks(b, callers / 2, calls / 2),
-                )
-            }
-        };
-        both(200).await?;
+        let channels = [endpoint.connect().await?, endpoint.connect().await?];
+        health_checks(&channels, callers, Until::Calls(200)).await?;
         server.zero().await?;
-        both(echo_calls).await?;
+        health_checks(&channels, callers, Until::Calls(echo_calls)).await?;
         server.dump().await? / echo_calls as f64
     };
     server.zero().await?;
@@ -121,33 +107,6 @@ pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyho
         actions: measured.actions,
         games: measured.games,
     })
-}
-
-/// `calls` health checks, `callers` at a time.
-async fn health_checks(
-    client: &HealthClient<tonic::transport::Channel>,
-    callers: usize,
-    calls: usize,
-) -> anyhow::Result<()> {
-    let mut set = JoinSet::new();
-    for i in 0..callers {
-        let mut client = client.clone();
-        let mine = calls / callers + usize::from(i < calls % callers);
-        set.spawn(async move {
-            for _ in 0..mine {
-                client
-                    .check(HealthCheckRequest {
-                        service: String::new(),
-                    })
-                    .await?;
-            }
-            Ok::<_, tonic::Status>(())
-        });
-    }
-    while let Some(done) = set.join_next().await {
-        done??;
-    }
-    Ok(())
 }
 
 /// A child process under callgrind.

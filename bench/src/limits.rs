@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use theboss_server::store::probe::{self, CommitProbe};
 use tokio::task::JoinSet;
-use tonic::transport::{Endpoint, Server, server::TcpIncoming};
+use tonic::transport::{Channel, Endpoint, Server, server::TcpIncoming};
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
 use crate::child;
@@ -70,25 +70,9 @@ pub async fn echo(idle_calls: usize, load: Duration, callers: usize) -> anyhow::
     for _ in 0..4 {
         channels.push(connect().await?);
     }
-    let deadline = Instant::now() + load;
     let started = Instant::now();
     let cpu_before = server.cpu().unwrap_or_default();
-    let mut tasks = JoinSet::new();
-    for i in 0..callers {
-        let mut client = HealthClient::new(channels[i % channels.len()].clone());
-        tasks.spawn(async move {
-            let mut calls = 0u64;
-            while Instant::now() < deadline {
-                client.check(request()).await?;
-                calls += 1;
-            }
-            Ok::<_, tonic::Status>(calls)
-        });
-    }
-    let mut calls = 0;
-    while let Some(done) = tasks.join_next().await {
-        calls += done??;
-    }
+    let calls = health_checks(&channels, callers, Until::Deadline(started + load)).await?;
     let per_second = calls as f64 / started.elapsed().as_secs_f64();
     let cpu = server.cpu().unwrap_or_default().saturating_sub(cpu_before);
     server.stop().await;
@@ -98,6 +82,53 @@ pub async fn echo(idle_calls: usize, load: Duration, callers: usize) -> anyhow::
         callers,
         cpu_per_call: cpu / u32::try_from(calls.max(1)).unwrap_or(u32::MAX),
     })
+}
+
+/// How long each caller of [`health_checks`] keeps calling.
+#[derive(Debug, Clone, Copy)]
+pub enum Until {
+    Deadline(Instant),
+    /// This many calls in all, shared between the callers.
+    Calls(usize),
+}
+
+/// Health checks from `callers` tasks at once, one call after the other each, spread over
+/// `channels` (one connection per few callers, as the load generator uses). Returns how many
+/// calls were made.
+pub async fn health_checks(
+    channels: &[Channel],
+    callers: usize,
+    until: Until,
+) -> anyhow::Result<u64> {
+    anyhow::ensure!(!channels.is_empty(), "no channel to call on");
+    let mut tasks = JoinSet::new();
+    for i in 0..callers {
+        let mut client = HealthClient::new(channels[i % channels.len()].clone());
+        tasks.spawn(async move {
+            let mut calls = 0u64;
+            loop {
+                let more = match until {
+                    Until::Deadline(deadline) => Instant::now() < deadline,
+                    Until::Calls(n) => calls < (n / callers + usize::from(i < n % callers)) as u64,
+                };
+                if !more {
+                    break;
+                }
+                client
+                    .check(HealthCheckRequest {
+                        service: String::new(),
+                    })
+                    .await?;
+                calls += 1;
+            }
+            Ok::<_, tonic::Status>(calls)
+        });
+    }
+    let mut calls = 0;
+    while let Some(done) = tasks.join_next().await {
+        calls += done??;
+    }
+    Ok(calls)
 }
 
 pub struct Commits {

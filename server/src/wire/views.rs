@@ -55,6 +55,9 @@ pub type Encoded = std::sync::Arc<[(u64, bytes::Bytes)]>;
 pub struct Encodings {
     slots: [OnceLock<Encoded>; ENCODED_SLOTS],
     public_view: OnceLock<bytes::Bytes>,
+    /// Each event of the step as a `GameEvent`: every viewer who sees an event is sent the
+    /// same, so it is encoded once for all of them.
+    events: OnceLock<Vec<Vec<u8>>>,
 }
 
 /// The cards of a game's city set, by city in play.
@@ -300,6 +303,7 @@ pub enum ViewsOn {
 
 /// The updates of a step a viewer may see, without their views; the last one completes
 /// the action.
+#[cfg(test)]
 fn step_events(step: Step<'_>, viewer: Viewer) -> Vec<v1::GameUpdate> {
     let mut updates: Vec<v1::GameUpdate> =
         table::numbered(step.seq_before, step.events, viewer, false)
@@ -350,10 +354,17 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
     let encodings = step.encodings;
     encodings.slots[slot]
         .get_or_init(|| {
-            let updates = step_events(step, viewer);
-            if updates.is_empty() {
+            let seen: Vec<(u64, &TableEvent)> =
+                table::numbered(step.seq_before, step.events, viewer, false).collect();
+            if seen.is_empty() {
                 return Encoded::from([]);
             }
+            let events = encodings.events.get_or_init(|| {
+                step.events
+                    .iter()
+                    .map(|event| table_event_to_wire(event).encode_to_vec())
+                    .collect()
+            });
             let public = encodings.public_view.get_or_init(|| {
                 public_view_encoded(
                     step.record,
@@ -364,16 +375,14 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
             });
             let own = own_view_encoded(step.state, viewer, step.deadline);
             let view: [&[u8]; 2] = [public, &own];
-            let n = updates.len();
-            updates
-                .iter()
+            let n = seen.len();
+            seen.iter()
                 .enumerate()
-                .map(|(i, update)| {
+                .map(|(i, &(seq, _))| {
+                    let event = &events[(seq - step.seq_before - 1) as usize];
                     let view = carries_view(views, i, n).then_some(&view[..]);
-                    (
-                        update.seq,
-                        theboss::encoded::encode_update_with_view(update, view),
-                    )
+                    let bytes = theboss::encoded::encode_update(seq, event, view, i + 1 == n);
+                    (seq, bytes)
                 })
                 .collect()
         })
