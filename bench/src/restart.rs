@@ -17,9 +17,13 @@ use theboss_server::metrics::scrape as scrape_metrics;
 use crate::child;
 
 const PLAYERS: usize = 4;
+/// The restored games' turn clock: an hour, longer than any measurement.
+const CLOCK_SECS: u32 = 3600;
 
-/// Writes `games` running 4-player games into the store at `url`, each a few turns in.
-/// Returns the credentials of one of their players and the games' ids.
+/// Writes `games` running 4-player games into the store at `url`, each a few turns in, with
+/// a turn clock (the server brings such games back at once, their clocks running; one
+/// without a clock waits for its first call). Returns the credentials of one of their
+/// players and the games' ids.
 pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, Vec<String>)> {
     let store = store::open(url).await?;
     let mut players = Vec::new();
@@ -41,13 +45,14 @@ pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, V
             .await?;
         players.push(player);
     }
+    let now = theboss_server::domain::now_micros();
     let mut ids = Vec::with_capacity(games);
     let mut batch = Vec::new();
     let mut rng = GameRng::from_seed(7);
     for g in 0..games {
         let record = GameInfo {
             id: uuid::Uuid::new_v4().to_string(),
-            settings: Settings::new(PLAYERS as u8, vec![], 0, Visibility::Unlisted)?,
+            settings: Settings::new(PLAYERS as u8, vec![], CLOCK_SECS, Visibility::Unlisted)?,
             seed: g as u64,
             created_by: players[0].id.clone(),
             created_at: 0,
@@ -65,7 +70,8 @@ pub async fn populate(url: &str, games: usize) -> anyhow::Result<(Credentials, V
                 action,
                 player_id: None,
                 idempotency_key: None,
-                at: 0,
+                // Played now: every clock runs out long after the measurement.
+                at: now,
             });
             Ok(())
         };

@@ -1,13 +1,16 @@
-//! What every viewer sees of a table, written straight from the engine's spectator view to
-//! its `theboss.v1.GameView` encoding: the step's hot path sends it to every stream, and
+//! A view's two encoded parts (see the `encoded` module's header), written straight from the
+//! engine's values to `theboss.v1.GameView` encodings: what every viewer sees, from the
+//! engine's spectator view ([`encode_public_view`]), and a seat's own part, its hand and
+//! legal turns ([`encode_own_view`]). A step's hot path sends them to every stream, and
 //! building the wire message first (some thirty small vectors) then encoding it with prost
 //! (which measures each nested message again at every level) cost more than the rest of the
 //! view's work together.
 //!
-//! The bytes are exactly prost's encoding of [`crate::convert::view_to_wire`] with the
-//! table's fields set: fields in number order, proto3 defaults left out, repeated scalars
-//! packed (the tests hold every step of many games to that). The engine still decides what
-//! the view shows; this module only writes it, with `convert`'s enum mappings.
+//! The bytes are exactly prost's encoding of the message `crate::convert` builds with the
+//! server's fields set: fields in number order, proto3 defaults left out, repeated scalars
+//! packed, an enum as its `int32` value (the tests hold every step of many games to that).
+//! The engine still decides what a view shows; this module only writes it, with `convert`'s
+//! enum mappings.
 
 use prost::Message;
 use prost::encoding::{self, WireType};

@@ -48,9 +48,10 @@ const ENCODED_SLOTS: usize = 2 * VIEWERS;
 /// One viewer's updates of a step, each with its seq, each a `GameUpdate`'s encoding.
 pub type Encoded = std::sync::Arc<[(u64, bytes::Bytes)]>;
 
-/// A step's encoded updates, each slot filled once by whoever needs it first, and the
-/// encoding of what every viewer sees of the table after it, which they all start from. The
-/// actor keeps one beside each step it keeps, so the encodings live as long as the step.
+/// A step's encoded updates, each slot filled once by whoever needs it first, and the parts
+/// they are made of: the encoding of what every viewer sees of the table after it, which
+/// they all start from, and each of its events'. The actor keeps one beside each step it
+/// keeps, so the encodings live as long as the step.
 #[derive(Debug, Default)]
 pub struct Encodings {
     slots: [OnceLock<Encoded>; ENCODED_SLOTS],
@@ -189,22 +190,24 @@ fn public_view_encoded(
 }
 
 /// A seat's own part of its view, only what no other viewer sees: its hand, and its legal
-/// turns when it is to move. None for spectators; for a seat before the game starts, its
-/// seat alone (no game, no hand).
+/// turns when it is to move (a seat before the game starts has neither).
 struct OwnPart<'a> {
     seat: Seat,
-    game: Option<(
-        &'a [theboss_engine::Card],
-        Option<theboss_engine::LegalTurns>,
-    )>,
+    hand: &'a [theboss_engine::Card],
+    legal: Option<theboss_engine::LegalTurns>,
 }
 
+/// A viewer's own part: none for spectators, nor for a seat outside the game.
 fn own_part(state: &TableState, viewer: Viewer) -> Option<OwnPart<'_>> {
     let Viewer::Seat(seat) = viewer else {
         return None;
     };
     let Some(game) = &state.game else {
-        return Some(OwnPart { seat, game: None });
+        return Some(OwnPart {
+            seat,
+            hand: &[],
+            legal: None,
+        });
     };
     // As the engine's own views: a seat outside the game sees what a spectator sees.
     if seat >= game.players() {
@@ -216,21 +219,21 @@ fn own_part(state: &TableState, viewer: Viewer) -> Option<OwnPart<'_>> {
     };
     Some(OwnPart {
         seat,
-        game: Some((game.hand(seat), legal)),
+        hand: game.hand(seat),
+        legal,
     })
 }
 
-/// A viewer's own part of its view as a message: the fields of [`own_part`], the legal
-/// turns with the deadline (micros). Empty for spectators.
+/// A viewer's own part of its view as a message, the legal turns with the deadline (micros).
+/// Empty for spectators.
 fn own_view(state: &TableState, viewer: Viewer, deadline: Option<i64>) -> v1::GameView {
     let Some(own) = own_part(state, viewer) else {
         return v1::GameView::default();
     };
-    let (hand, legal) = own.game.unzip();
     v1::GameView {
         viewer_seat: Some(u32::from(own.seat)),
-        hand: hand.map(convert::hand_to_wire).unwrap_or_default(),
-        legal: legal.flatten().map(|legal| v1::LegalTurns {
+        hand: convert::hand_to_wire(own.hand),
+        legal: own.legal.map(|legal| v1::LegalTurns {
             deadline: deadline.map(timestamp),
             ..convert::legal_to_wire(&legal)
         }),
@@ -243,15 +246,8 @@ fn own_view_encoded(state: &TableState, viewer: Viewer, deadline: Option<i64>) -
     let Some(own) = own_part(state, viewer) else {
         return Vec::new();
     };
-    let (hand, legal) = own.game.unzip();
-    let legal = legal.flatten();
-    let deadline = legal.as_ref().and(deadline).map(timestamp);
-    encode_own_view(
-        own.seat,
-        hand.unwrap_or_default(),
-        legal.as_ref(),
-        deadline.as_ref(),
-    )
+    let deadline = own.legal.as_ref().and(deadline).map(timestamp);
+    encode_own_view(own.seat, own.hand, own.legal.as_ref(), deadline.as_ref())
 }
 
 pub fn table_event_to_wire(event: &TableEvent) -> v1::GameEvent {
@@ -354,8 +350,9 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
     let encodings = step.encodings;
     encodings.slots[slot]
         .get_or_init(|| {
-            let seen: Vec<(u64, &TableEvent)> =
-                table::numbered(step.seq_before, step.events, viewer, false).collect();
+            let seen: Vec<u64> = table::numbered(step.seq_before, step.events, viewer, false)
+                .map(|(seq, _)| seq)
+                .collect();
             if seen.is_empty() {
                 return Encoded::from([]);
             }
@@ -378,7 +375,7 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
             let n = seen.len();
             seen.iter()
                 .enumerate()
-                .map(|(i, &(seq, _))| {
+                .map(|(i, &seq)| {
                     let event = &events[(seq - step.seq_before - 1) as usize];
                     let view = carries_view(views, i, n).then_some(&view[..]);
                     let bytes = theboss::encoded::encode_update(seq, event, view, i + 1 == n);
