@@ -11,8 +11,10 @@
 //! merge. So what every viewer sees of a table is encoded once, and each seat's view is that
 //! followed by the encoding of its own fields (its seat, its hand, its legal turns).
 //!
-//! What every viewer sees is itself written straight to its encoding from the engine's
-//! spectator view ([`encode_public_view`]), without a wire message built first.
+//! Both parts are written straight to their encodings from the engine's values, without a
+//! wire message built first: what every viewer sees from the engine's spectator view
+//! ([`encode_public_view`]), a seat's own fields from its hand and legal turns
+//! ([`encode_own_view`]).
 //!
 //! - [`WatchGameResponse`]: a message, or one update encoded ahead.
 //! - [`SubmitActionResponse`]: a message, or the updates encoded ahead and the seq.

@@ -39,8 +39,8 @@ pub struct Counted {
     pub games: usize,
 }
 
-/// Counts a bare call's instructions and a persisted action's, the game server on the
-/// database at `url`; `store` names the dumps.
+/// Counts a bare call's instructions, a health check's through the game server, and a
+/// persisted action's, the game server on the database at `url`; `store` names the dumps.
 pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyhow::Result<Counted> {
     let temporary = tempfile::tempdir()?;
     let dir = match std::env::var_os("THEBOSS_BENCH_CALLGRIND_DIR") {

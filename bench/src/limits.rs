@@ -1,7 +1,8 @@
 //! The limits the service's figures are compared with, measured in the same run on the
 //! same machine: a bare tonic unary call (the gRPC health check of a server that serves
 //! nothing else, with tonic's default socket options), and a bare single-row commit on the
-//! same database the server uses.
+//! same database the server uses. The health checks' callers ([`health_checks`]) also
+//! call the game server, to count what its layers add to a call.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

@@ -241,7 +241,7 @@ impl fmt::Display for Report {
                     "| history: idle `GetView` p50, {label} / empty store, median of {ROUNDS} rounds each | {backend} | {} | {} | {} |",
                     Ms(full),
                     Ms(empty),
-                    ratio(empty.as_secs_f64(), full.as_secs_f64())
+                    ratio(full.as_secs_f64(), empty.as_secs_f64())
                 )?;
                 let (empty, full) = (h.empty.game, h.full.game);
                 writeln!(
@@ -249,7 +249,7 @@ impl fmt::Display for Report {
                     "| history: one game alone, `SubmitAction` → every stream p50, {label} / empty, median of {ROUNDS} rounds each | {backend} | {} | {} | {} |",
                     Ms(full),
                     Ms(empty),
-                    ratio(empty.as_secs_f64(), full.as_secs_f64())
+                    ratio(full.as_secs_f64(), empty.as_secs_f64())
                 )?;
                 let (empty, full) = (h.empty.actions_per_second, h.full.actions_per_second);
                 writeln!(

@@ -321,8 +321,9 @@ impl Writer {
     }
 
     /// A message field, its body written by `body`. Its length is not known ahead: one byte
-    /// is kept for it, enough below 128 bytes (nearly every nested message of a view), and
-    /// the body is moved along in the rare case it needs more.
+    /// is kept for it, enough below 128 bytes (most nested messages of a view: locations,
+    /// cards, supplies), and the body is moved along by the extra bytes when it needs more
+    /// (a seat with its player, a round's summary).
     fn message(&mut self, tag: u32, body: impl FnOnce(&mut Writer)) {
         self.key(tag, WireType::LengthDelimited);
         let at = self.0.len();
@@ -332,9 +333,11 @@ impl Writer {
         if len < 0x80 {
             self.0[at] = len as u8;
         } else {
-            let mut prefix = Vec::with_capacity(4);
-            encoding::encode_varint(len as u64, &mut prefix);
-            self.0.splice(at..at + 1, prefix);
+            let mut prefix = [0u8; 10];
+            let mut rest = &mut prefix[..];
+            encoding::encode_varint(len as u64, &mut rest);
+            let used = 10 - rest.len();
+            self.0.splice(at..at + 1, prefix[..used].iter().copied());
         }
     }
 
@@ -379,22 +382,28 @@ mod tests {
     /// part, are prost's encoding of the message built whole, byte for byte.
     #[test]
     fn a_view_written_is_prosts_encoding_of_the_message_built_whole() {
-        let settings = v1::GameSettings {
-            players: 4,
-            cities: vec![1, 3, 5],
-            turn_time_limit_seconds: 30,
-            rules_version: 2,
-            visibility: 1,
-        };
         let ids = ["", "player-1", "player-2", "player-3"];
         let names: Vec<String> = (0..4).map(|seat| "x".repeat(seat * 70)).collect();
         let mut checked = 0;
         let mut long_messages = 0;
         let mut with_sanctions = 0;
+        let mut with_contenders = 0;
         let mut own_checked = 0;
         let mut with_legal = 0;
         for seed in 0..20u64 {
             let players = 2 + (seed % 3) as u8;
+            // Settings with every field set, and with defaults left out.
+            let settings = v1::GameSettings {
+                players: u32::from(players),
+                cities: if seed.is_multiple_of(2) {
+                    vec![1, 3, 5]
+                } else {
+                    vec![]
+                },
+                turn_time_limit_seconds: (seed % 3) as u32 * 30,
+                rules_version: (seed % 2) as u32 + 1,
+                visibility: (seed % 3) as i32,
+            };
             let mut game = Game::new(&GameConfig::new(players, seed)).unwrap();
             let mut rng = engine::GameRng::from_seed(seed);
             let mut seq = 0u64;
@@ -439,6 +448,7 @@ mod tests {
                 assert_eq!(written, whole.encode_to_vec(), "seed {seed}, step {seq}");
                 assert_eq!(v1::GameView::decode(&written[..]).unwrap(), whole);
                 checked += 1;
+                with_contenders += usize::from(view.contenders.is_some());
                 for seat in 0..players {
                     let legal = game.legal_turns(seat);
                     let deadline = (seq % 2 == 1).then_some(prost_types::Timestamp {
@@ -481,11 +491,12 @@ mod tests {
             own_checked > 1000 && with_legal > 300,
             "{own_checked} own parts"
         );
-        // Views with every kind of field: many steps, a last round's summary with sanctions,
-        // and nested messages whose length takes two bytes (a long display name).
+        // Views with every kind of field: many steps, a last round's summary with sanctions, a
+        // decisive round's contenders, and nested messages whose length takes two bytes.
         assert!(
-            checked > 1000 && long_messages > 100 && with_sanctions > 100,
-            "{checked} views, {long_messages} long, {with_sanctions} with sanctions"
+            checked > 1000 && long_messages > 100 && with_sanctions > 100 && with_contenders > 0,
+            "{checked} views, {long_messages} long, {with_sanctions} with sanctions, \
+             {with_contenders} with a decisive round's contenders"
         );
     }
 }

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use crate::domain::{GameInfo, GameStatus};
 use crate::game_error::GameError;
 use crate::store::StoreError;
-use crate::table::{self, Logged, TableEvent, TableState};
+use crate::table::{Logged, TableEvent, TableState};
 
 /// A committed step as this module encodes it, borrowed from the actor's batch: the game, the
 /// table after the step and the events that led there, and the step's encodings.
@@ -302,7 +302,7 @@ pub enum ViewsOn {
 #[cfg(test)]
 fn step_events(step: Step<'_>, viewer: Viewer) -> Vec<v1::GameUpdate> {
     let mut updates: Vec<v1::GameUpdate> =
-        table::numbered(step.seq_before, step.events, viewer, false)
+        crate::table::numbered(step.seq_before, step.events, viewer, false)
             .map(|(seq, event)| v1::GameUpdate {
                 seq,
                 event: Some(table_event_to_wire(event)),
@@ -350,8 +350,10 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
     let encodings = step.encodings;
     encodings.slots[slot]
         .get_or_init(|| {
-            let seen: Vec<u64> = table::numbered(step.seq_before, step.events, viewer, false)
-                .map(|(seq, _)| seq)
+            // The step's events this viewer sees, by their place in the step (which also
+            // numbers them: see `table::numbered`).
+            let seen: Vec<usize> = (0..step.events.len())
+                .filter(|&i| step.events[i].visible_to(viewer, false))
                 .collect();
             if seen.is_empty() {
                 return Encoded::from([]);
@@ -375,10 +377,10 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
             let n = seen.len();
             seen.iter()
                 .enumerate()
-                .map(|(i, &seq)| {
-                    let event = &events[(seq - step.seq_before - 1) as usize];
+                .map(|(i, &at)| {
+                    let seq = step.seq_before + 1 + at as u64;
                     let view = carries_view(views, i, n).then_some(&view[..]);
-                    let bytes = theboss::encoded::encode_update(seq, event, view, i + 1 == n);
+                    let bytes = theboss::encoded::encode_update(seq, &events[at], view, i + 1 == n);
                     (seq, bytes)
                 })
                 .collect()
