@@ -2,13 +2,14 @@
 //! (valgrind), which counts the instructions a process executes in user space, whatever else
 //! the machine does: where CPU times vary by a fifth from one run to the next on a shared
 //! machine, these counts vary by well under one percent, so that one change's gain can be
-//! seen on its own. They leave out the kernel (system calls, loopback delivery) and the processes run
-//! some 50 times slower, so that fewer messages share a system call or a commit than in a
-//! real run: they compare builds; the CPU figures are the ones the targets are set in.
+//! seen on its own. They leave out the kernel (system calls, loopback delivery) and the
+//! processes run some 50 times slower, so that fewer messages share a system call or a
+//! commit than in a real run: they compare builds; the CPU figures are the ones the targets
+//! are set in.
 //!
 //! Only what follows a process's warm-up counts (`callgrind_control` zeroes its counters,
 //! then dumps them after the measured calls). With `THEBOSS_BENCH_CALLGRIND_DIR=dir` the
-//! dumps are kept there, named per store (`postgres-echo.1`; `postgres-server.1`, the
+//! dumps are kept there (`echo.1`, the bare calls; per store, `postgres-server.1`, the
 //! health checks through the game server's layers, and `postgres-server.2`, the actions), to
 //! read with `callgrind_annotate --inclusive=yes dir/postgres-server.2`: where each
 //! instruction went.
@@ -17,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use tempfile::TempDir;
 use theboss_bot::load::{self, LoadConfig, SlotPlayers};
 use tokio::process::Command;
 use tonic::transport::Endpoint;
@@ -24,12 +26,23 @@ use tonic::transport::Endpoint;
 use crate::child::{self, Child};
 use crate::limits::{Until, health_checks};
 
-/// What the measured calls cost, in instructions.
-pub struct Counted {
-    /// A bare tonic unary call (a health check), `callers` at a time: the limit.
-    pub echo_per_call: f64,
-    pub echo_calls: usize,
+/// Health checks counted, `CALLERS` at a time, on the bare server and through the game
+/// server's layers.
+const CHECKS: usize = 64 * 60;
+const CALLERS: usize = 64;
+
+/// What a bare tonic unary call (a health check, [`CALLERS`] at a time) costs: the limit.
+/// Counted once a run, for every store's figures.
+#[derive(Debug, Clone, Copy)]
+pub struct Bare {
+    pub per_call: f64,
+    pub calls: usize,
     pub callers: usize,
+}
+
+/// What the measured calls cost on one store, in instructions.
+pub struct Counted {
+    pub bare: Bare,
     /// The same health check through the game server's own layers (the transport's guards,
     /// gRPC-Web and the pages, metrics, tracing): what any call costs there before its work.
     pub server_check_per_call: f64,
@@ -39,33 +52,52 @@ pub struct Counted {
     pub games: usize,
 }
 
-/// Counts a bare call's instructions, a health check's through the game server, and a
-/// persisted action's, the game server on the database at `url`; `store` names the dumps.
-pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyhow::Result<Counted> {
-    let temporary = tempfile::tempdir()?;
-    let dir = match std::env::var_os("THEBOSS_BENCH_CALLGRIND_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => temporary.path().to_path_buf(),
+/// Where the dumps go: `THEBOSS_BENCH_CALLGRIND_DIR`, or a temporary directory the caller
+/// holds until it has read them.
+fn dumps_dir() -> anyhow::Result<(Option<TempDir>, PathBuf)> {
+    let (temporary, dir) = match std::env::var_os("THEBOSS_BENCH_CALLGRIND_DIR") {
+        Some(dir) => (None, PathBuf::from(dir)),
+        None => {
+            let temporary = tempfile::tempdir()?;
+            let dir = temporary.path().to_path_buf();
+            (Some(temporary), dir)
+        }
     };
     std::fs::create_dir_all(&dir).with_context(|| format!("{}", dir.display()))?;
-    let callers = 64;
-    let echo_calls = 64 * 60;
+    Ok((temporary, dir))
+}
 
-    let mut echo =
-        UnderCallgrind::start(&dir, &format!("{store}-echo"), &["echo".to_string()]).await?;
-    let echo_per_call = {
-        let channel = Endpoint::from_shared(echo.child.url.clone())?
-            .tcp_nodelay(true)
-            .connect()
-            .await?;
-        let channels = [channel];
-        health_checks(&channels, callers, Until::Calls(200)).await?;
-        echo.zero().await?;
-        health_checks(&channels, callers, Until::Calls(echo_calls)).await?;
-        echo.dump().await? / echo_calls as f64
-    };
+/// Counts a bare call's instructions on the bare tonic server.
+pub async fn count_bare() -> anyhow::Result<Bare> {
+    let (_temporary, dir) = dumps_dir()?;
+    let mut echo = UnderCallgrind::start(&dir, "echo", &["echo".to_string()]).await?;
+    let channel = Endpoint::from_shared(echo.child.url.clone())?
+        .tcp_nodelay(true)
+        .connect()
+        .await?;
+    let channels = [channel];
+    health_checks(&channels, CALLERS, Until::Calls(200)).await?;
+    echo.zero().await?;
+    health_checks(&channels, CALLERS, Until::Calls(CHECKS)).await?;
+    let per_call = echo.dump().await? / CHECKS as f64;
     echo.child.stop().await;
+    Ok(Bare {
+        per_call,
+        calls: CHECKS,
+        callers: CALLERS,
+    })
+}
 
+/// Counts a health check's instructions through the game server and a persisted action's,
+/// the game server on the database at `url`; `store` names the dumps.
+pub async fn count(
+    store: &str,
+    url: &str,
+    games: usize,
+    rounds: usize,
+    bare: Bare,
+) -> anyhow::Result<Counted> {
+    let (_temporary, dir) = dumps_dir()?;
     let mut server = UnderCallgrind::start(
         &dir,
         &format!("{store}-server"),
@@ -88,10 +120,10 @@ pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyho
         // known: the same 64 callers, on two connections.
         let endpoint = Endpoint::from_shared(url.clone())?.tcp_nodelay(true);
         let channels = [endpoint.connect().await?, endpoint.connect().await?];
-        health_checks(&channels, callers, Until::Calls(200)).await?;
+        health_checks(&channels, CALLERS, Until::Calls(200)).await?;
         server.zero().await?;
-        health_checks(&channels, callers, Until::Calls(echo_calls)).await?;
-        server.dump().await? / echo_calls as f64
+        health_checks(&channels, CALLERS, Until::Calls(CHECKS)).await?;
+        server.dump().await? / CHECKS as f64
     };
     server.zero().await?;
     let measured = load::run(&config(games, rounds)).await?;
@@ -99,9 +131,7 @@ pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyho
     let per_action = server.dump().await? / measured.actions.max(1) as f64;
     server.child.stop().await;
     Ok(Counted {
-        echo_per_call,
-        echo_calls,
-        callers,
+        bare,
         server_check_per_call,
         per_action,
         actions: measured.actions,
@@ -112,7 +142,6 @@ pub async fn count(store: &str, url: &str, games: usize, rounds: usize) -> anyho
 /// A child process under callgrind.
 struct UnderCallgrind {
     child: Child,
-    pid: u32,
     /// Where callgrind writes its dumps: `<out>.<n>`, n from 1 (and `<out>` at exit).
     out: PathBuf,
     /// Dumps asked for so far.
@@ -143,10 +172,8 @@ impl UnderCallgrind {
         let child = child::spawn_under(&wrapper, args, Duration::from_secs(600))
             .await
             .context("start a child under valgrind (Debian's package valgrind)")?;
-        let pid = child.pid().context("the child's pid")?;
         let counted = UnderCallgrind {
             child,
-            pid,
             out,
             dumps: 0,
         };
@@ -157,20 +184,24 @@ impl UnderCallgrind {
     /// Sends a request to the process. `callgrind_control` exits with success whether or not
     /// it reached one: what it prints says.
     async fn control(&self, what: &str) -> anyhow::Result<()> {
+        let pid = self
+            .child
+            .pid()
+            .context("the child under callgrind has ended")?;
         let output = tokio::time::timeout(
             CONTROL_WAIT,
             Command::new("callgrind_control")
                 .arg(what)
-                .arg(self.pid.to_string())
+                .arg(pid.to_string())
                 .output(),
         )
         .await
-        .with_context(|| format!("callgrind_control {what} {}: no answer", self.pid))?
+        .with_context(|| format!("callgrind_control {what} {pid}: no answer"))?
         .context("callgrind_control (Debian's package valgrind)")?;
         let said = String::from_utf8_lossy(&output.stdout).into_owned()
             + &String::from_utf8_lossy(&output.stderr);
         if !output.status.success() || !said.contains("OK") || said.contains("Error") {
-            bail!("callgrind_control {what} {}: {}", self.pid, said.trim());
+            bail!("callgrind_control {what} {pid}: {}", said.trim());
         }
         Ok(())
     }

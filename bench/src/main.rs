@@ -111,8 +111,9 @@ enum Part {
     Attack,
     /// The same figures on an empty store and on one with a million finished games.
     History,
-    /// Instructions per persisted action and per bare call, counted under callgrind
-    /// (valgrind): steadier than CPU times on a shared machine, to compare builds.
+    /// Instructions per persisted action, per health check through the game server and per
+    /// bare call, counted under callgrind (valgrind): steadier than CPU times on a shared
+    /// machine, to compare builds.
     Instructions,
 }
 
@@ -353,6 +354,8 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
     let mut report = Report::default();
     eprintln!("limits: bare tonic unary calls…");
     report.echo = Some(limits::echo(2000, Duration::from_secs(3), 64).await?);
+    // The bare call's instructions, counted once for every store's.
+    let mut bare_instructions = None;
     for &backend in &args.backends {
         let db = database(backend, &args).await?;
         eprintln!("{backend}: bare commits…");
@@ -405,10 +408,17 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
         // Counted only when asked for: it needs valgrind, and runs at a fiftieth of the speed.
         if args.only.contains(&Part::Instructions) {
             let db = database(backend, &args).await?;
+            let bare = match bare_instructions {
+                Some(bare) => bare,
+                None => {
+                    eprintln!("limits: a bare unary call's instructions under callgrind…");
+                    *bare_instructions.insert(instructions::count_bare().await?)
+                }
+            };
             eprintln!("{backend}: instructions under callgrind…");
-            report.backend(backend).instructions = Some(
-                instructions::count(&format!("{backend:?}").to_lowercase(), &db.url, 20, 3).await?,
-            );
+            let store = format!("{backend:?}").to_lowercase();
+            report.backend(backend).instructions =
+                Some(instructions::count(&store, &db.url, 20, 3, bare).await?);
         }
         // History is measured only when asked for: it writes a million games.
         if args.only.contains(&Part::History) {

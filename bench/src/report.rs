@@ -212,20 +212,20 @@ impl fmt::Display for Report {
                     i.games,
                     i.actions,
                     i.per_action,
-                    i.echo_per_call,
-                    i.echo_calls,
-                    i.callers,
-                    4.0 * i.echo_per_call,
-                    ratio(i.per_action, i.echo_per_call)
+                    i.bare.per_call,
+                    i.bare.calls,
+                    i.bare.callers,
+                    4.0 * i.bare.per_call,
+                    ratio(i.per_action, i.bare.per_call)
                 )?;
                 writeln!(
                     f,
                     "| instructions per health check through the game server's layers (callgrind; {} calls, {} callers) | {backend} | {:.0} | a bare unary call {:.0} | {} |",
-                    i.echo_calls,
-                    i.callers,
+                    i.bare.calls,
+                    i.bare.callers,
                     i.server_check_per_call,
-                    i.echo_per_call,
-                    ratio(i.server_check_per_call, i.echo_per_call)
+                    i.bare.per_call,
+                    ratio(i.server_check_per_call, i.bare.per_call)
                 )?;
             }
             if let Some(h) = &r.history {

@@ -24,18 +24,25 @@ async fn tables_of(server: &TestServer, report: &LoadReport) -> HashSet<Vec<Stri
     tables
 }
 
+/// Load on `server`: `games` tables of four, each playing `rounds` games, every
+/// acknowledged turn kept.
+fn config(server: &TestServer, games: usize, rounds: usize, players: SlotPlayers) -> LoadConfig {
+    LoadConfig {
+        servers: vec![server.url()],
+        games,
+        players: 4,
+        rounds,
+        record_acks: true,
+        players_of_slot: players,
+    }
+}
+
 #[tokio::test]
 async fn the_load_plays_every_game_to_its_end() {
     let server = TestServer::sqlite().await;
-    let config = LoadConfig {
-        servers: vec![server.url()],
-        games: 3,
-        players: 4,
-        rounds: 8,
-        record_acks: true,
-        players_of_slot: SlotPlayers::Kept,
-    };
-    let report = load::run(&config).await.unwrap();
+    let report = load::run(&config(&server, 3, 8, SlotPlayers::Kept))
+        .await
+        .unwrap();
     assert_eq!(report.errors, 0);
     assert_eq!(report.games, 24);
     assert_eq!(report.latencies.len(), report.actions);
@@ -66,15 +73,9 @@ async fn the_load_plays_every_game_to_its_end() {
 #[tokio::test]
 async fn new_players_play_each_game_when_asked() {
     let server = TestServer::sqlite().await;
-    let config = LoadConfig {
-        servers: vec![server.url()],
-        games: 2,
-        players: 4,
-        rounds: 2,
-        record_acks: true,
-        players_of_slot: SlotPlayers::NewEveryGame,
-    };
-    let report = load::run(&config).await.unwrap();
+    let report = load::run(&config(&server, 2, 2, SlotPlayers::NewEveryGame))
+        .await
+        .unwrap();
     assert_eq!(report.errors, 0);
     assert_eq!(report.games, 4);
     assert_eq!(tables_of(&server, &report).await.len(), 4);

@@ -190,9 +190,6 @@ sql_store! {
                     })
                     .await;
             }
-            // Boxed: its statements' futures would otherwise make every append's future as
-            // large as theirs, and that future is moved whole on each call (counted under
-            // callgrind: the copy was a third of an append's instructions).
             let columns = Columns {
                 seq,
                 format,
@@ -201,6 +198,9 @@ sql_store! {
                 money,
                 acted,
             };
+            // Boxed: its statements' futures would otherwise make every append's future as
+            // large as theirs, and that future is moved whole on each call (counted under
+            // callgrind: the copy was a third of an append's instructions).
             Box::pin(self.append_alone(game_id, action, effects, &columns)).await
         }
 
