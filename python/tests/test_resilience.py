@@ -6,6 +6,7 @@ error, in bounded time, when the server stays away."""
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from typing import Any, Callable, Optional
@@ -13,7 +14,7 @@ from typing import Any, Callable, Optional
 import grpc
 import pytest
 
-from conftest import Server, seat_players
+from conftest import Server, free_port, seat_players
 from theboss import engine
 from theboss.client import Client, FeedItem, GameResult, RetryPolicy, Session, play_ladder, play_offers
 from theboss.errors import StreamLost, Unavailable
@@ -51,6 +52,78 @@ class Background:
         if self.error is not None:
             raise self.error
         return self.result
+
+
+class SlowProxy:
+    """A TCP proxy in front of ``upstream`` that holds each new connection for ``delay``
+    seconds before it carries a byte: a server slow to complete a handshake, as one busy
+    bringing its games back, or a client on a loaded machine, is."""
+
+    def __init__(self, upstream: str, delay: float) -> None:
+        host, port = upstream.rsplit(":", 1)
+        self.upstream = (host, int(port))
+        self.delay = delay
+        self.listener = socket.create_server(("127.0.0.1", free_port()))
+        self.target = "127.0.0.1:%d" % self.listener.getsockname()[1]
+        self.closed = threading.Event()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while not self.closed.is_set():
+            try:
+                downstream, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._carry, args=(downstream,), daemon=True).start()
+
+    def _carry(self, downstream: socket.socket) -> None:
+        time.sleep(self.delay)
+        with downstream, socket.create_connection(self.upstream) as upstream:
+            pipes = [
+                threading.Thread(target=self._pipe, args=(downstream, upstream), daemon=True),
+                threading.Thread(target=self._pipe, args=(upstream, downstream), daemon=True),
+            ]
+            for pipe in pipes:
+                pipe.start()
+            for pipe in pipes:
+                pipe.join()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            # Either side closing ends both directions.
+            for end in (source, sink):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def __enter__(self) -> "SlowProxy":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.closed.set()
+        self.listener.close()
+
+
+def test_a_server_slow_to_answer_a_new_connection_is_still_reached(make_server) -> None:
+    """A connection whose handshake takes longer than the kit's longest wait between two
+    attempts still opens: each attempt has gRPC's whole connect timeout, so a restarted
+    server busy bringing its games back, or a client on a loaded machine, is reached, not
+    given up on attempt after attempt."""
+    server = make_server()
+    delay = 2.5  # over the channel's longest reconnect wait, 2 s; far under gRPC's 20 s
+    with SlowProxy(server.target, delay) as proxy:
+        with Client(proxy.target, policy=RetryPolicy(unavailable_for=15.0)) as client:
+            started = time.monotonic()
+            session = client.register("over-a-slow-link")
+            assert time.monotonic() - started >= delay
+            assert session.player_id
 
 
 def test_a_feed_survives_a_server_crash_mid_game(make_server) -> None:

@@ -39,9 +39,10 @@ CHANNEL_OPTIONS = [
     ("grpc.keepalive_timeout_ms", 10_000),
     ("grpc.max_receive_message_length", 16 * 1024 * 1024),
     # Reconnect quickly after a server restart (gRPC's default first wait is a second, and
-    # its waits grow to two minutes).
+    # its waits grow to two minutes). Not "grpc.min_reconnect_backoff_ms": despite its name,
+    # gRPC's core takes it as the least time a connection attempt is given to complete, and
+    # its default (20 s) is what lets a busy server, or a busy client, finish the handshake.
     ("grpc.initial_reconnect_backoff_ms", 100),
-    ("grpc.min_reconnect_backoff_ms", 100),
     ("grpc.max_reconnect_backoff_ms", 2_000),
 ]
 """The options of every channel the kit opens."""
