@@ -2,10 +2,19 @@
 //! 127.0.0.1 while hostile clients, from other loopback addresses (as they would come from
 //! other machines), run each attack against the same server with its production limits and
 //! quotas (registrations aside: the attackers register their accounts from few addresses).
-//! The victim's `SubmitAction` → every seat's stream latency is measured idle, under each
-//! attack, and idle again; each attack reports what the server answered it. Under the flood
+//! The victim's `SubmitAction` → every seat's stream latency is measured idle; beside a
+//! spinning thread per core at the idle CPU policy, nobody attacking (the floor of any
+//! attack that keeps every core busy, however little the server does for it); under each
+//! attack; and idle again. Each attack reports what the server answered it. Under the flood
 //! of house-bot tables, the victim's own house bot's reply time is measured too, beside its
 //! idle figure (SECURITY.md lists what bounds each attack).
+//!
+//! The attackers run on a runtime of their own whose threads have the idle CPU policy
+//! (`SCHED_IDLE`): on this one machine they stand for other machines, so their own work
+//! (encoding a 40,000-status request, say) takes only the CPU the server and the victim
+//! leave, and what the row measures is what the server does for them. On two cores, with
+//! the attackers beside the victim at the same priority, a row measured the attacker's
+//! client starving the victim's.
 
 use std::collections::BTreeMap;
 use std::net::{IpAddr, SocketAddr};
@@ -64,6 +73,9 @@ pub struct Phase {
 
 pub struct UnderAttack {
     pub idle: GameLatency,
+    /// The victim beside a spinning thread per core at the idle CPU policy, nobody attacking:
+    /// the floor of any attack that keeps every core busy, however little the server does.
+    pub busy_cores: GameLatency,
     /// The victim's house bot's replies, before any attack.
     pub house_idle: Sample,
     pub phases: Vec<Phase>,
@@ -523,8 +535,15 @@ async fn play_own_seat(
         let request = v1::GetViewRequest {
             game_id: game.to_string(),
         };
-        let Ok(view) = client.get_view(authed(request, token)).await else {
-            return;
+        let view = match client.get_view(authed(request, token)).await {
+            Ok(view) => view,
+            // Throttled: a persistent attacker waits and goes on, its table still held.
+            Err(status) if status.code() == Code::ResourceExhausted => {
+                tally(answers, "view ResourceExhausted");
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+            Err(_) => return,
         };
         let Some(view) = view.into_inner().view else {
             return;
@@ -533,7 +552,9 @@ async fn play_own_seat(
             return;
         }
         if view.to_move != view.viewer_seat {
-            tokio::time::sleep(Duration::from_millis(2)).await;
+            // An account's three tables poll within its quota (50 calls a second): the
+            // bots think 100 ms a turn, so the attack loses little to the wait.
+            tokio::time::sleep(Duration::from_millis(60)).await;
             continue;
         }
         let Ok(seen) = theboss::convert::view_from_wire(&view) else {
@@ -607,7 +628,60 @@ pub async fn house_replies(url: &str, turns: usize) -> anyhow::Result<Sample> {
     Ok(Sample::new(replies))
 }
 
-/// Measures the victim idle, under each attack of `attacks` (all if empty), and idle again.
+/// The attackers' runtime: every task an attack spawns, its channels' connections among
+/// them, runs on its two threads, at the idle CPU policy.
+fn attackers_runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("attacker")
+        .on_thread_start(idle_cpu_policy)
+        .enable_all()
+        .build()?)
+}
+
+/// Puts the calling thread (only it: on Linux a policy is a thread's) under `SCHED_IDLE`.
+fn idle_cpu_policy() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: `param` is a valid `sched_param` that outlives the call; pid 0 is the
+    // calling thread, so no other thread's scheduling changes.
+    let failed = unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) } != 0;
+    if failed {
+        tracing::warn!(
+            error = %std::io::Error::last_os_error(),
+            "an attacker thread keeps the normal CPU policy"
+        );
+    }
+}
+
+/// The victim's latency while a thread per core spins at the idle CPU policy.
+async fn beside_busy_cores(
+    seats: &[theboss_client::Session],
+    actions: usize,
+    current: &watch::Sender<String>,
+) -> anyhow::Result<GameLatency> {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spinners: Vec<_> = (0..cores)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                idle_cpu_policy();
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    std::hint::spin_loop();
+                }
+            })
+        })
+        .collect();
+    let measured = latency::play_measured(seats, actions, Some(current)).await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for spinner in spinners {
+        let _ = spinner.join();
+    }
+    measured
+}
+
+/// Measures the victim idle, beside busy cores, under each attack of `attacks` (all if
+/// empty), and idle again.
 pub async fn under_attack(
     url: &str,
     actions: usize,
@@ -618,6 +692,8 @@ pub async fn under_attack(
     let (current, victim_game) = watch::channel(String::new());
     let idle = latency::play_measured(&seats, actions, Some(&current)).await?;
     let house_idle = house_replies(url, actions / 4).await?;
+    let busy_cores = beside_busy_cores(&seats, actions, &current).await?;
+    let attackers = attackers_runtime()?;
     let mut phases = Vec::new();
     for attack in ATTACKS {
         if !attacks.is_empty() && !attacks.iter().any(|a| a == attack) {
@@ -626,14 +702,15 @@ pub async fn under_attack(
         eprintln!("under attack: {attack}…");
         let (stop, stopping) = watch::channel(false);
         let answers: Shared = Arc::default();
-        let mut tasks = start(
-            attack,
-            server,
-            victim_game.clone(),
-            stopping,
-            answers.clone(),
-        )
-        .await?;
+        let mut tasks = attackers
+            .spawn(start(
+                attack,
+                server,
+                victim_game.clone(),
+                stopping,
+                answers.clone(),
+            ))
+            .await??;
         // The attack reaches its full strength first.
         tokio::time::sleep(Duration::from_secs(3)).await;
         let victim = latency::play_measured(&seats, actions, Some(&current)).await?;
@@ -654,9 +731,11 @@ pub async fn under_attack(
         // What the attack left behind is let go before the next.
         tokio::time::sleep(Duration::from_secs(6)).await;
     }
+    attackers.shutdown_background();
     let idle_after = latency::play_measured(&seats, actions, Some(&current)).await?;
     Ok(UnderAttack {
         idle,
+        busy_cores,
         house_idle,
         phases,
         idle_after,

@@ -324,15 +324,24 @@ impl fmt::Display for Report {
                 "| victim alone, before the attacks: `SubmitAction` → every seat's stream, p50 / p99 | {backend} | {} | – | – |",
                 P50P99(idle)
             )?;
+            let floor = &attack.busy_cores.streams;
+            writeln!(
+                f,
+                "| victim beside a spinning thread per core at the idle CPU policy, nobody attacking (the floor of an attack that keeps the cores busy), p50 / p99 | {backend} | {} | idle p99 {} | {} |",
+                P50P99(floor),
+                Ms(idle.p99()),
+                ratio(floor.p99().as_secs_f64(), idle.p99().as_secs_f64())
+            )?;
             for phase in &attack.phases {
                 let under = &phase.victim.streams;
                 writeln!(
                     f,
-                    "| victim under \"{}\" (server answered: {}), p50 / p99 | {backend} | {} | idle p99 {}, target ≤ 3× | {} |",
+                    "| victim under \"{}\" (server answered: {}), p50 / p99 | {backend} | {} | idle p99 {}, target ≤ 3×; the cores busy: {} | {} |",
                     phase.attack,
                     phase.answers,
                     P50P99(under),
                     Ms(idle.p99()),
+                    Ms(floor.p99()),
                     ratio(under.p99().as_secs_f64(), idle.p99().as_secs_f64())
                 )?;
                 if let Some(house) = &phase.house {

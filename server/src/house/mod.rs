@@ -10,9 +10,11 @@
 //!
 //! Thinking costs CPU: [`scheduler`] shares the replica's thinking fairly between the
 //! addresses (and the players behind each) whose tables wait for it, bounds what one address
-//! holds, and admits a new table only while there is room for it.
+//! holds, and admits a new table only while there is room for it; [`thinker`] runs the
+//! thinking on threads of its own at a lower priority, so the games' traffic comes first.
 
 pub mod scheduler;
+pub mod thinker;
 
 use std::collections::HashMap;
 use std::time::Duration;

@@ -2,7 +2,8 @@
 //!
 //! - **Fair share.** A bot's turn waits in the queue of its table's principal: the client
 //!   address that created the table (or, for a table created before a restart, its creator),
-//!   then the creator within that address. The [`HouseOptions::threads`] workers take turns
+//!   then the creator within that address. The [`HouseOptions::threads`] workers (each with
+//!   a thread of its own at a lower priority: [`super::thinker`]) take turns
 //!   round robin over the addresses with work waiting, and within an address over its
 //!   players, so a principal with a hundred tables waiting costs another principal one think
 //!   at most per worker, not a hundred: many accounts behind one address are one principal.
@@ -21,11 +22,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use theboss_bots::StrategyKind;
-use theboss_bots::ismcts::{Budget, Ismcts};
 use theboss_engine::{Turn, View};
 use tokio::sync::{Notify, oneshot};
 
 use super::HouseOptions;
+use super::thinker::Thinker;
 
 /// Who a table's bots think for: the client address that created the table, if known, and
 /// its creator.
@@ -147,6 +148,7 @@ impl Thinkers {
         });
         for _ in 0..thinkers.options.threads.max(1) {
             let worker = Arc::downgrade(&thinkers);
+            let thinker = Thinker::start();
             tokio::spawn(async move {
                 loop {
                     let Some(thinkers) = worker.upgrade() else {
@@ -158,7 +160,7 @@ impl Thinkers {
                         continue;
                     };
                     let think = thinkers.options.think;
-                    let turn = run(job.kind, job.view, job.seed, think).await;
+                    let turn = thinker.think(job.kind, job.view, job.seed, think).await;
                     thinkers.state.lock().expect("not poisoned").done(&bucket);
                     let _ = job.reply.send(turn);
                 }
@@ -283,26 +285,6 @@ impl Thinkers {
     fn held(&self) -> usize {
         let state = self.state.lock().expect("not poisoned");
         state.buckets.values().map(|w| w.held).sum()
-    }
-}
-
-/// Thinks one turn off the async threads.
-async fn run(kind: StrategyKind, view: View, seed: u64, think: Duration) -> Option<Turn> {
-    let thought = tokio::task::spawn_blocking(move || {
-        let mut strategy = match kind {
-            StrategyKind::Ismcts => Box::new(Ismcts::new(seed, Budget::time(think))),
-            other => other.build(seed),
-        };
-        // The budget is the whole think time: no answer travels a network from here.
-        strategy.choose(&view, None)
-    })
-    .await;
-    match thought {
-        Ok(turn) => Some(turn),
-        Err(error) => {
-            tracing::error!(%error, kind = kind.name(), "a house bot's strategy failed");
-            None
-        }
     }
 }
 
