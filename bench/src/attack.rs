@@ -14,7 +14,9 @@
 //! (encoding a 40,000-status request, say) takes only the CPU the server and the victim
 //! leave, and what the row measures is what the server does for them. On two cores, with
 //! the attackers beside the victim at the same priority, a row measured the attacker's
-//! client starving the victim's.
+//! client starving the victim's. The other side of it: where the server's work for an
+//! attack fills the cores, the attackers slow down with it, so such a row is a lower bound
+//! of that attack's strength (what the server answered says how much it got through).
 
 use std::collections::BTreeMap;
 use std::net::{IpAddr, SocketAddr};
@@ -552,9 +554,9 @@ async fn play_own_seat(
             return;
         }
         if view.to_move != view.viewer_seat {
-            // An account's three tables poll within its quota (50 calls a second): the
-            // bots think 100 ms a turn, so the attack loses little to the wait.
-            tokio::time::sleep(Duration::from_millis(60)).await;
+            // An account's three tables poll within its quota (50 calls a second, its turns
+            // among them): the bots think 100 ms a turn, so the attack loses little to it.
+            tokio::time::sleep(Duration::from_millis(75)).await;
             continue;
         }
         let Ok(seen) = theboss::convert::view_from_wire(&view) else {
@@ -629,17 +631,85 @@ pub async fn house_replies(url: &str, turns: usize) -> anyhow::Result<Sample> {
 }
 
 /// The attackers' runtime: every task an attack spawns, its channels' connections among
-/// them, runs on its two threads, at the idle CPU policy.
-fn attackers_runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    Ok(tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("attacker")
-        .on_thread_start(idle_cpu_policy)
-        .enable_all()
-        .build()?)
+/// them, runs on its two threads, at the idle CPU policy. Shut down in the background when
+/// dropped: a runtime dropped whole inside another's task panics, which would hide the error
+/// that ended the measurement.
+struct Attackers(Option<tokio::runtime::Runtime>);
+
+impl Attackers {
+    fn new() -> anyhow::Result<Attackers> {
+        Ok(Attackers(Some(
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("attacker")
+                .on_thread_start(idle_cpu_policy)
+                .enable_all()
+                .build()?,
+        )))
+    }
+
+    fn spawn<F>(&self, attack: F) -> tokio::task::JoinHandle<F::Output>
+    where
+        F: std::future::Future + Send + 'static,
+        F::Output: Send + 'static,
+    {
+        self.0
+            .as_ref()
+            .expect("running until dropped")
+            .spawn(attack)
+    }
+}
+
+impl Drop for Attackers {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.0.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Threads spinning at the idle CPU policy, one per core, until dropped.
+struct Spinners {
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Spinners {
+    fn start() -> Spinners {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let threads = (0..cores)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    idle_cpu_policy();
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        std::hint::spin_loop();
+                    }
+                })
+            })
+            .collect();
+        Spinners { stop, threads }
+    }
+}
+
+impl Drop for Spinners {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Elsewhere than on Linux a policy is the whole process's: the attackers keep theirs.
+#[cfg(not(target_os = "linux"))]
+fn idle_cpu_policy() {
+    tracing::warn!("no idle CPU policy on this OS: the attackers compete with the victim");
 }
 
 /// Puts the calling thread (only it: on Linux a policy is a thread's) under `SCHED_IDLE`.
+#[cfg(target_os = "linux")]
 fn idle_cpu_policy() {
     let param = libc::sched_param { sched_priority: 0 };
     // SAFETY: `param` is a valid `sched_param` that outlives the call; pid 0 is the
@@ -659,25 +729,8 @@ async fn beside_busy_cores(
     actions: usize,
     current: &watch::Sender<String>,
 ) -> anyhow::Result<GameLatency> {
-    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let spinners: Vec<_> = (0..cores)
-        .map(|_| {
-            let stop = stop.clone();
-            std::thread::spawn(move || {
-                idle_cpu_policy();
-                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    std::hint::spin_loop();
-                }
-            })
-        })
-        .collect();
-    let measured = latency::play_measured(seats, actions, Some(current)).await;
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    for spinner in spinners {
-        let _ = spinner.join();
-    }
-    measured
+    let _spinners = Spinners::start();
+    latency::play_measured(seats, actions, Some(current)).await
 }
 
 /// Measures the victim idle, beside busy cores, under each attack of `attacks` (all if
@@ -693,7 +746,7 @@ pub async fn under_attack(
     let idle = latency::play_measured(&seats, actions, Some(&current)).await?;
     let house_idle = house_replies(url, actions / 4).await?;
     let busy_cores = beside_busy_cores(&seats, actions, &current).await?;
-    let attackers = attackers_runtime()?;
+    let attackers = Attackers::new()?;
     let mut phases = Vec::new();
     for attack in ATTACKS {
         if !attacks.is_empty() && !attacks.iter().any(|a| a == attack) {
@@ -731,7 +784,7 @@ pub async fn under_attack(
         // What the attack left behind is let go before the next.
         tokio::time::sleep(Duration::from_secs(6)).await;
     }
-    attackers.shutdown_background();
+    drop(attackers);
     let idle_after = latency::play_measured(&seats, actions, Some(&current)).await?;
     Ok(UnderAttack {
         idle,

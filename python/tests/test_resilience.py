@@ -1,5 +1,6 @@
 """What a bot must survive: its server crashing mid-game or going away for a while (a
-restart, a store failing over), and its own quota. Every client path rides through a
+restart, a store failing over), a server slow to complete a connection's handshake, and its
+own quota. Every client path rides through a
 server that is stopped and started again: calls safe to repeat, turns (with their
 idempotency keys), feeds, registration, the ladder and the offers loops; and raises a clear
 error, in bounded time, when the server stays away."""
@@ -14,7 +15,7 @@ from typing import Any, Callable, Optional
 import grpc
 import pytest
 
-from conftest import Server, free_port, seat_players
+from conftest import Server, seat_players
 from theboss import engine
 from theboss.client import Client, FeedItem, GameResult, RetryPolicy, Session, play_ladder, play_offers
 from theboss.errors import StreamLost, Unavailable
@@ -63,7 +64,7 @@ class SlowProxy:
         host, port = upstream.rsplit(":", 1)
         self.upstream = (host, int(port))
         self.delay = delay
-        self.listener = socket.create_server(("127.0.0.1", free_port()))
+        self.listener = socket.create_server(("127.0.0.1", 0))
         self.target = "127.0.0.1:%d" % self.listener.getsockname()[1]
         self.closed = threading.Event()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -78,7 +79,12 @@ class SlowProxy:
 
     def _carry(self, downstream: socket.socket) -> None:
         time.sleep(self.delay)
-        with downstream, socket.create_connection(self.upstream) as upstream:
+        try:
+            upstream = socket.create_connection(self.upstream)
+        except OSError:  # the server stopped meanwhile: the client sees its connection close
+            downstream.close()
+            return
+        with downstream, upstream:
             pipes = [
                 threading.Thread(target=self._pipe, args=(downstream, upstream), daemon=True),
                 threading.Thread(target=self._pipe, args=(upstream, downstream), daemon=True),
@@ -108,6 +114,11 @@ class SlowProxy:
 
     def __exit__(self, *_: object) -> None:
         self.closed.set()
+        # Shut down first: on Linux, closing alone leaves the accepting thread blocked.
+        try:
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.listener.close()
 
 
@@ -117,7 +128,9 @@ def test_a_server_slow_to_answer_a_new_connection_is_still_reached(make_server) 
     server busy bringing its games back, or a client on a loaded machine, is reached, not
     given up on attempt after attempt."""
     server = make_server()
-    delay = 2.5  # over the channel's longest reconnect wait, 2 s; far under gRPC's 20 s
+    # Over the longest wait between two attempts (2 s, 2.4 s jittered), which the channels
+    # once gave an attempt to complete; far under gRPC's own 20 s.
+    delay = 3.5
     with SlowProxy(server.target, delay) as proxy:
         with Client(proxy.target, policy=RetryPolicy(unavailable_for=15.0)) as client:
             started = time.monotonic()

@@ -117,8 +117,9 @@ pub struct Config {
     /// Milliseconds a house bot of the search strategy (ismcts) thinks a turn.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub house_bot_think_ms: u64,
-    /// House bots' turns thought at once on this server, at most (each takes a core while it
-    /// thinks); more wait their turn.
+    /// House bots' turns thought at once on this server, at most (each on a thread of its
+    /// own, ten nice values below the games': it takes a core while the games leave one);
+    /// more wait their turn.
     #[arg(long, default_value_t = crate::house::HouseOptions::default().threads as u64, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub house_bot_threads: u64,
     /// Tables with house bots whose bots thought in the last two minutes that each house-bot

@@ -34,7 +34,8 @@ pub const PER_KIND: u8 = 3;
 pub struct HouseOptions {
     /// The search bot's time a turn (the others answer in microseconds).
     pub think: Duration,
-    /// Turns thought at once, at most (each holds a core while it thinks).
+    /// Turns thought at once, at most (each on a thread of its own, at a lower priority
+    /// than the games: it takes a core while the games leave one).
     pub threads: usize,
     /// Turns of one client address waiting or being thought at once; past it a turn is the
     /// seat's default turn.

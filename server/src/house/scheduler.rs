@@ -135,7 +135,16 @@ impl State {
 pub struct Thinkers {
     options: HouseOptions,
     state: Mutex<State>,
-    work: Notify,
+    /// Wakes an idle worker when a turn is queued, and every one when this is dropped.
+    work: Arc<Notify>,
+}
+
+impl Drop for Thinkers {
+    /// The workers hold no strong reference while idle: woken, they find this gone and end,
+    /// and their threads with them.
+    fn drop(&mut self) {
+        self.work.notify_waiters();
+    }
 }
 
 impl Thinkers {
@@ -144,7 +153,7 @@ impl Thinkers {
         let thinkers = Arc::new(Thinkers {
             options,
             state: Mutex::default(),
-            work: Notify::new(),
+            work: Arc::new(Notify::new()),
         });
         for _ in 0..thinkers.options.threads.max(1) {
             let worker = Arc::downgrade(&thinkers);
@@ -156,7 +165,17 @@ impl Thinkers {
                     };
                     let next = thinkers.state.lock().expect("not poisoned").next();
                     let Some((bucket, job)) = next else {
-                        thinkers.work.notified().await;
+                        let work = thinkers.work.clone();
+                        drop(thinkers);
+                        // Registered before the last look, so that neither a turn queued
+                        // since (its permit) nor the drop (`notify_waiters`) is missed.
+                        let notified = work.notified();
+                        tokio::pin!(notified);
+                        notified.as_mut().enable();
+                        if worker.strong_count() == 0 {
+                            return;
+                        }
+                        notified.await;
                         continue;
                     };
                     let think = thinkers.options.think;
@@ -303,6 +322,44 @@ mod tests {
     fn view() -> View {
         let game = Game::new(&GameConfig::new(4, 3)).unwrap();
         game.view(Viewer::Seat(game.to_move().unwrap()))
+    }
+
+    /// Dropped, the thinkers' workers end (and their threads with them): a server stopped
+    /// and started again in one process does not leave them behind.
+    #[test]
+    fn dropped_thinkers_end_their_workers() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let thinkers = Thinkers::new(HouseOptions {
+                threads: 3,
+                ..HouseOptions::default()
+            });
+            let alive = || {
+                tokio::runtime::Handle::current()
+                    .metrics()
+                    .num_alive_tasks()
+            };
+            // One turn thought, so each worker has been idle and woken at least once.
+            let turn = thinkers
+                .think("t", &principal(1, "p"), StrategyKind::Random, view(), 1)
+                .await;
+            assert!(turn.is_some());
+            for _ in 0..10 {
+                tokio::task::yield_now().await;
+            }
+            assert_eq!(alive(), 3, "the workers wait");
+            drop(thinkers);
+            for _ in 0..100 {
+                if alive() == 0 {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            assert_eq!(alive(), 0, "every worker ended");
+        });
     }
 
     /// One worker, a 30 ms search: the flood's six turns are asked first, the victim's

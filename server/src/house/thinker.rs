@@ -5,9 +5,12 @@
 //! it searches less deeply and answers as soon, while every game's traffic takes the CPU
 //! first. Without this, a flood of house-bot tables (within their admission bounds) held
 //! every core, and other players' turns waited behind the bots' searches: on two cores, the
-//! victim's turns reached six times their idle p99. Not the idle policy (`SCHED_IDLE`): a
-//! nice thread still gets its share of a saturated machine (a tenth, against a normal one),
-//! so tables of house bots slow down under load rather than stop.
+//! victim's turns reached six times their idle p99. Each thinking thread weighs a tenth of a
+//! server thread, so the protection holds while the thinking threads are few beside the
+//! server's (`--house-bot-threads`, 2 by default). Not the idle policy (`SCHED_IDLE`): a nice
+//! thread still gets its share of a saturated machine, so tables of house bots slow down
+//! under load rather than stop. On other systems than Linux the threads keep the server's
+//! priority (elsewhere a nice value is the whole process's).
 
 use std::panic::AssertUnwindSafe;
 use std::sync::mpsc;
@@ -18,18 +21,20 @@ use theboss_bots::ismcts::{Budget, Ismcts};
 use theboss_engine::{Turn, View};
 use tokio::sync::oneshot;
 
-/// How much nicer a thinking thread is than the server: a tenth of the weight of the
+/// How much nicer a thinking thread is than the server: each weighs a tenth of one of the
 /// server's other threads when both want the CPU.
 pub const LOWER_BY: i32 = 10;
 
 /// The nicest value there is.
+#[cfg(target_os = "linux")]
 const NICEST: i32 = 19;
 
-/// Lowers the calling thread's priority by [`LOWER_BY`] (to 19 at most); on Linux a nice
-/// value is a thread's, not its process's, so no other thread changes.
+/// Lowers the calling thread's priority by [`LOWER_BY`] (to 19 at most). Linux only: there a
+/// nice value is a thread's, where POSIX makes it the whole process's.
+#[cfg(target_os = "linux")]
 fn lower_priority() {
     let lowered = (nice() + LOWER_BY).min(NICEST);
-    // SAFETY: plain integers; `who` 0 is the calling thread.
+    // SAFETY: plain integers; on Linux, `who` 0 is the calling thread.
     let failed = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, lowered) } != 0;
     if failed {
         tracing::warn!(
@@ -39,10 +44,21 @@ fn lower_priority() {
     }
 }
 
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {
+    tracing::debug!("house-bot threads keep the server's priority on this OS");
+}
+
 /// The calling thread's nice value.
+#[cfg(target_os = "linux")]
 fn nice() -> i32 {
-    // SAFETY: plain integers; `who` 0 is the calling thread.
+    // SAFETY: plain integers; on Linux, `who` 0 is the calling thread.
     unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn nice() -> i32 {
+    0
 }
 
 /// One turn to think, and where its answer goes.
@@ -54,7 +70,8 @@ struct Thought {
     reply: oneshot::Sender<Option<Turn>>,
 }
 
-/// A thinking thread. It ends when its `Thinker` is dropped.
+/// A thinking thread. It ends when its `Thinker` is dropped (its worker ends when the
+/// scheduler's `Thinkers` is dropped).
 pub(super) struct Thinker {
     thoughts: mpsc::Sender<Thought>,
     /// The thread's nice value, as it read it once lowered.
@@ -111,6 +128,9 @@ impl Thinker {
             reply,
         };
         if self.thoughts.send(thought).is_err() {
+            // Only an abort ends the thread (a strategy's panic is caught): say so, once a
+            // turn, rather than play default turns in silence.
+            tracing::error!(kind = kind.name(), "a house-bot thread is gone");
             return None;
         }
         answer.await.ok().flatten()
@@ -133,7 +153,7 @@ fn think_one(kind: StrategyKind, view: View, seed: u64, think: Duration) -> Opti
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default();
+                .unwrap_or_else(|| "a panic without a message".to_string());
             tracing::error!(%error, kind = kind.name(), "a house bot's strategy failed");
             None
         }
@@ -149,9 +169,11 @@ mod tests {
     async fn a_thinker_answers_from_a_thread_of_lower_priority() {
         let game = Game::new(&GameConfig::new(4, 3)).unwrap();
         let view = game.view(Viewer::Seat(game.to_move().unwrap()));
+        let before = nice();
         let thinker = Thinker::start();
         // Started from this thread, whose nice value it inherits, then lowered.
-        assert_eq!(thinker.nice, (nice() + LOWER_BY).min(NICEST));
+        #[cfg(target_os = "linux")]
+        assert_eq!(thinker.nice, (before + LOWER_BY).min(NICEST));
         for kind in [StrategyKind::Random, StrategyKind::Ismcts] {
             let turn = thinker
                 .think(kind, view.clone(), 1, Duration::from_millis(5))
@@ -159,6 +181,6 @@ mod tests {
             let legal = view.legal.as_ref().expect("the seat to move has turns");
             assert!(turn.is_some_and(|turn| legal.allows(&turn)), "{kind:?}");
         }
-        assert!(nice() < thinker.nice, "the caller's priority is its own");
+        assert_eq!(nice(), before, "the caller's priority is its own");
     }
 }

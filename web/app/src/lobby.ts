@@ -22,6 +22,7 @@ import {
   type Session,
 } from "@theboss/client";
 
+import { newer } from "./challenges.js";
 import { fill, h } from "./dom.js";
 import { say } from "./messages.js";
 import { cityName, playerName } from "./names.js";
@@ -325,7 +326,7 @@ function followOffers(me: Session, panel: HTMLElement): () => void {
   const answer = async (c: Challenge, accept: boolean) => {
     try {
       const updated = await me.answerChallenge(c.challengeId, accept);
-      challenges.set(updated.challengeId, updated);
+      challenges.set(updated.challengeId, newer(challenges.get(updated.challengeId), updated));
       render();
     } catch (e) {
       panel.append(h("p", { class: "error", role: "alert" }, say(e).text));
@@ -337,7 +338,8 @@ function followOffers(me: Session, panel: HTMLElement): () => void {
         for await (const m of me.offers(stop.signal)) {
           failures = 0;
           if (m.message.case === "challenge") {
-            challenges.set(m.message.value.challengeId, m.message.value);
+            const next = m.message.value;
+            challenges.set(next.challengeId, newer(challenges.get(next.challengeId), next));
             render();
           }
         }

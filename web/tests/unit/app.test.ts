@@ -1,6 +1,6 @@
 // Unit tests of the front end's pure modules (no DOM): the words for sanctions, supplies and
-// standings, errors in a player's words, the rating chart's series, recovery codes and the
-// replay's table at each step.
+// standings, errors in a player's words, the rating chart's series, recovery codes, the
+// replay's table at each step, and which of two states of a challenge is the newer.
 
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
@@ -10,6 +10,9 @@ import { BinaryWriter } from "@bufbuild/protobuf/wire";
 import { Code, ConnectError } from "@connectrpc/connect";
 
 import {
+  ChallengeAnswer,
+  ChallengeSchema,
+  ChallengeStatus,
   City,
   GameEventSchema,
   Location,
@@ -22,6 +25,7 @@ import {
   type HistoryEntry,
 } from "@theboss/client";
 
+import { newer } from "../../app/src/challenges.js";
 import { say } from "../../app/src/messages.js";
 import { eventText, resolutionLines, seatMarks, supplyText, tieBreaks } from "../../app/src/names.js";
 import { ratingSeries } from "../../app/src/rating.js";
@@ -178,5 +182,32 @@ describe("the replay's table", () => {
     assert.deepEqual(next.row.map((l) => l.played.length + l.experts[0]), [0, 0, 0]);
     assert.deepEqual(next.money, [4, 0]);
     assert.deepEqual([...roundStarts(entries)], [[1, 1], [2, 7]]);
+  });
+});
+
+describe("a challenge's newer state", () => {
+  const state = (status: ChallengeStatus, answers: ChallengeAnswer[], gameIds: string[] = []) =>
+    create(ChallengeSchema, {
+      challengeId: "c1",
+      status,
+      opponents: answers.map((answer, i) => ({ playerId: `p${i}`, answer })),
+      gameIds,
+    });
+  const pending = state(ChallengeStatus.PENDING, [ChallengeAnswer.PENDING, ChallengeAnswer.PENDING]);
+  const oneAnswered = state(ChallengeStatus.PENDING, [ChallengeAnswer.ACCEPTED, ChallengeAnswer.PENDING]);
+  const seating = state(ChallengeStatus.SEATING, [ChallengeAnswer.ACCEPTED, ChallengeAnswer.ACCEPTED]);
+  const started = state(ChallengeStatus.STARTED, [ChallengeAnswer.ACCEPTED, ChallengeAnswer.ACCEPTED], ["g1"]);
+
+  it("keeps the game of a seated challenge when the answer to the accept arrives after the stream's news", () => {
+    assert.equal(newer(started, seating), started);
+    assert.equal(newer(seating, started), started);
+  });
+
+  it("takes answers as they come, and never goes back to fewer", () => {
+    assert.equal(newer(undefined, pending), pending);
+    assert.equal(newer(pending, oneAnswered), oneAnswered);
+    assert.equal(newer(oneAnswered, pending), oneAnswered);
+    const withdrawn = state(ChallengeStatus.WITHDRAWN, [ChallengeAnswer.PENDING, ChallengeAnswer.PENDING]);
+    assert.equal(newer(oneAnswered, withdrawn), withdrawn);
   });
 });

@@ -42,6 +42,8 @@ CHANNEL_OPTIONS = [
     # its waits grow to two minutes). Not "grpc.min_reconnect_backoff_ms": despite its name,
     # gRPC's core takes it as the least time a connection attempt is given to complete, and
     # its default (20 s) is what lets a busy server, or a busy client, finish the handshake.
+    # A refused connection is retried as quickly as ever; one that hangs (a host gone
+    # behind a balancer) is given up after those 20 s.
     ("grpc.initial_reconnect_backoff_ms", 100),
     ("grpc.max_reconnect_backoff_ms", 2_000),
 ]
