@@ -211,7 +211,7 @@ impl SqlStore<sqlx::Postgres> {
             None
         };
         let me: Arc<OnceLock<Replica>> = Arc::default();
-        let (writer, replica) = (Arc::new(Writer::new(pool.clone())), me.clone());
+        let (writer, replica) = (pool.clone(), me.clone());
         let group = GroupCommit::start(GROUP_LANES, MAX_GROUP, move |appends| {
             write_group(writer.clone(), replica.get().map(|r| r.id.clone()), appends)
         });
@@ -231,29 +231,10 @@ impl SqlStore<sqlx::Postgres> {
     }
 }
 
-/// The group commit's connection, kept from one group to the next. A connection released to
-/// the pool is pinged by sqlx on its way back: at every group, a task, a round trip and a
-/// wake-up of PostgreSQL's backend that no commit needs. Taken from the pool and detached
-/// from it (so that closing the pool does not wait for it), and dropped after an error, in
-/// case that broke it: the next group takes another.
-struct Writer {
-    pool: sqlx::PgPool,
-    held: tokio::sync::Mutex<Option<sqlx::PgConnection>>,
-}
-
-impl Writer {
-    fn new(pool: sqlx::PgPool) -> Writer {
-        Writer {
-            pool,
-            held: tokio::sync::Mutex::new(None),
-        }
-    }
-}
-
 /// A group of appends in one statement, column by column; as replica `me`, only those of
 /// games it owns (the others are refused).
 async fn write_group(
-    writer: Arc<Writer>,
+    pool: sqlx::PgPool,
     me: Option<String>,
     appends: Arc<[Append]>,
 ) -> Result<Refused, sqlx::Error> {
@@ -282,13 +263,7 @@ async fn write_group(
     } else {
         APPEND_GROUP_SEATED
     };
-    // One lane writes at a time: the lock is never waited for.
-    let mut held = writer.held.lock().await;
-    let connection = match held.as_mut() {
-        Some(connection) => connection,
-        None => held.insert(writer.pool.acquire().await?.detach()),
-    };
-    let written: Result<Vec<(String,)>, sqlx::Error> = sqlx::query_as(statement)
+    let written: Vec<(String,)> = sqlx::query_as(statement)
         .bind(&games)
         .bind(seqs)
         .bind(players)
@@ -306,12 +281,8 @@ async fn write_group(
         .bind(leaves_seat)
         .bind(ends)
         .bind(finished_at)
-        .fetch_all(&mut *connection)
-        .await;
-    if written.is_err() {
-        *held = None;
-    }
-    let written = written?;
+        .fetch_all(&pool)
+        .await?;
     Ok(games
         .into_iter()
         .filter(|g| !written.iter().any(|(w,)| w == g))

@@ -476,72 +476,6 @@ async fn no_hot_or_periodic_statement_reads_a_history_table_whole_without_statis
     );
 }
 
-/// A running game's turn, as the group commit writes it.
-fn turn(game: &str, seq: i64) -> Append {
-    Append {
-        game_id: game.to_string(),
-        seq,
-        player_id: Some("p1".to_string()),
-        idempotency_key: None,
-        format: 2,
-        payload: "{}".to_string(),
-        at: seq,
-        status: "running",
-        winners: String::new(),
-        money: "1,2".to_string(),
-        acted: "1".to_string(),
-        seating: Seating::Unchanged,
-    }
-}
-
-/// A group that fails lets its connection go, in case the failure broke it, and the next
-/// group takes another and commits.
-#[tokio::test]
-async fn after_a_failed_group_the_group_commit_takes_another_connection() {
-    let url = crate::testing::fresh_postgres_url().await;
-    drop(PostgresStore::connect(&url).await.unwrap());
-    let pool = PgPoolOptions::new()
-        .max_connections(2)
-        .connect_with(super::connect_options(&url).unwrap())
-        .await
-        .unwrap();
-    sqlx::raw_sql(SEED).execute(&pool).await.unwrap();
-    let writer = Arc::new(super::Writer::new(pool.clone()));
-    let pid = |writer: Arc<super::Writer>| async move {
-        let mut held = writer.held.lock().await;
-        let connection = held.as_mut()?;
-        sqlx::query_scalar::<_, i32>("SELECT pg_backend_pid()")
-            .fetch_one(connection)
-            .await
-            .ok()
-    };
-    let group = |seq| -> Arc<[Append]> { [turn("g500", seq)].into() };
-    super::write_group(writer.clone(), None, group(5))
-        .await
-        .unwrap();
-    let first = pid(writer.clone()).await.expect("kept after a commit");
-    super::write_group(writer.clone(), None, group(6))
-        .await
-        .unwrap();
-    assert_eq!(pid(writer.clone()).await, Some(first), "the same one, kept");
-    // The same turn again: the actions' key refuses it.
-    super::write_group(writer.clone(), None, group(6))
-        .await
-        .expect_err("a turn written twice");
-    assert_eq!(pid(writer.clone()).await, None, "let go");
-    super::write_group(writer.clone(), None, group(7))
-        .await
-        .unwrap();
-    assert!(pid(writer.clone()).await.is_some(), "another, kept");
-    let seqs: Vec<i64> = sqlx::query_scalar(
-        "SELECT seq FROM actions WHERE game_id = 'g500' AND seq >= 5 ORDER BY seq",
-    )
-    .fetch_all(&pool)
-    .await
-    .unwrap();
-    assert_eq!(seqs, [5, 6, 7]);
-}
-
 /// The group commit's statement is planned once per connection, not at every commit, on a
 /// store with history (see `connect`'s `plan_cache_mode`): left to choose, PostgreSQL plans
 /// it afresh at each execution there.
@@ -549,20 +483,32 @@ async fn after_a_failed_group_the_group_commit_takes_another_connection() {
 async fn on_a_store_with_history_the_group_commit_is_planned_once_not_at_every_commit() {
     let url = crate::testing::fresh_postgres_url().await;
     drop(PostgresStore::connect(&url).await.unwrap());
-    // One connection, so that the statement's counters are those of every commit below
-    // (prepared statements are a session's).
+    // One connection, so that the statement's counters are those of every commit below.
     let pool = PgPoolOptions::new()
         .max_connections(1)
         .connect_with(super::connect_options(&url).unwrap())
         .await
         .unwrap();
     sqlx::raw_sql(SEED).execute(&pool).await.unwrap();
-    // The group commit's own connection, kept from commit to commit.
-    let writer = Arc::new(super::Writer::new(pool.clone()));
     let commits = 12;
     for seq in 5..5 + commits {
-        let appends: Arc<[Append]> = ["g500", "g1000"].map(|game| turn(game, seq)).into();
-        let refused = super::write_group(writer.clone(), None, appends)
+        let appends: Arc<[Append]> = ["g500", "g1000"]
+            .map(|game| Append {
+                game_id: game.to_string(),
+                seq,
+                player_id: Some("p1".to_string()),
+                idempotency_key: None,
+                format: 2,
+                payload: "{}".to_string(),
+                at: seq,
+                status: "running",
+                winners: String::new(),
+                money: "1,2".to_string(),
+                acted: "1".to_string(),
+                seating: Seating::Unchanged,
+            })
+            .into();
+        let refused = super::write_group(pool.clone(), None, appends)
             .await
             .unwrap();
         assert!(refused.is_empty(), "refused: {refused:?}");
@@ -571,7 +517,7 @@ async fn on_a_store_with_history_the_group_commit_is_planned_once_not_at_every_c
         "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1",
     )
     .bind(APPEND_GROUP)
-    .fetch_one(writer.held.lock().await.as_mut().expect("kept"))
+    .fetch_one(&pool)
     .await
     .unwrap();
     assert_eq!(
