@@ -167,8 +167,9 @@ impl Thinkers {
                     let Some((bucket, job)) = next else {
                         let work = thinkers.work.clone();
                         drop(thinkers);
-                        // Registered before the last look, so that neither a turn queued
-                        // since (its permit) nor the drop (`notify_waiters`) is missed.
+                        // Registered before the check that the thinkers live on, so that
+                        // neither a turn queued since the look at the queue (its permit)
+                        // nor the drop (`notify_waiters`) is missed.
                         let notified = work.notified();
                         tokio::pin!(notified);
                         notified.as_mut().enable();
