@@ -723,16 +723,6 @@ fn idle_cpu_policy() {
     }
 }
 
-/// The victim's latency while a thread per core spins at the idle CPU policy.
-async fn beside_busy_cores(
-    seats: &[theboss_client::Session],
-    actions: usize,
-    current: &watch::Sender<String>,
-) -> anyhow::Result<GameLatency> {
-    let _spinners = Spinners::start();
-    latency::play_measured(seats, actions, Some(current)).await
-}
-
 /// Measures the victim idle, beside busy cores, under each attack of `attacks` (all if
 /// empty), and idle again.
 pub async fn under_attack(
@@ -745,7 +735,10 @@ pub async fn under_attack(
     let (current, victim_game) = watch::channel(String::new());
     let idle = latency::play_measured(&seats, actions, Some(&current)).await?;
     let house_idle = house_replies(url, actions / 4).await?;
-    let busy_cores = beside_busy_cores(&seats, actions, &current).await?;
+    let busy_cores = {
+        let _spinners = Spinners::start();
+        latency::play_measured(&seats, actions, Some(&current)).await?
+    };
     let attackers = Attackers::new()?;
     let mut phases = Vec::new();
     for attack in ATTACKS {

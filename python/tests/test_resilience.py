@@ -1,9 +1,9 @@
 """What a bot must survive: its server crashing mid-game or going away for a while (a
 restart, a store failing over), a server slow to complete a connection's handshake, and its
-own quota. Every client path rides through a
-server that is stopped and started again: calls safe to repeat, turns (with their
-idempotency keys), feeds, registration, the ladder and the offers loops; and raises a clear
-error, in bounded time, when the server stays away."""
+own quota. Every client path rides through a server that is stopped and started again:
+calls safe to repeat, turns (with their idempotency keys), feeds, registration, the ladder
+and the offers loops; and raises a clear error, in bounded time, when the server stays
+away."""
 
 from __future__ import annotations
 
@@ -66,14 +66,13 @@ class SlowProxy:
         self.delay = delay
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.target = "127.0.0.1:%d" % self.listener.getsockname()[1]
-        self.closed = threading.Event()
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self) -> None:
-        while not self.closed.is_set():
+        while True:
             try:
                 downstream, _ = self.listener.accept()
-            except OSError:
+            except OSError:  # shut down by __exit__
                 return
             threading.Thread(target=self._carry, args=(downstream,), daemon=True).start()
 
@@ -113,7 +112,6 @@ class SlowProxy:
         return self
 
     def __exit__(self, *_: object) -> None:
-        self.closed.set()
         # Shut down first: on Linux, closing alone leaves the accepting thread blocked.
         try:
             self.listener.shutdown(socket.SHUT_RDWR)

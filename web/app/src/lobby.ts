@@ -323,11 +323,14 @@ function followOffers(me: Session, panel: HTMLElement): () => void {
       ),
     );
   };
+  // The answer to a call and the Offers stream race: the state further along stands.
+  const keep = (c: Challenge) => {
+    challenges.set(c.challengeId, newer(challenges.get(c.challengeId), c));
+    render();
+  };
   const answer = async (c: Challenge, accept: boolean) => {
     try {
-      const updated = await me.answerChallenge(c.challengeId, accept);
-      challenges.set(updated.challengeId, newer(challenges.get(updated.challengeId), updated));
-      render();
+      keep(await me.answerChallenge(c.challengeId, accept));
     } catch (e) {
       panel.append(h("p", { class: "error", role: "alert" }, say(e).text));
     }
@@ -337,11 +340,7 @@ function followOffers(me: Session, panel: HTMLElement): () => void {
       try {
         for await (const m of me.offers(stop.signal)) {
           failures = 0;
-          if (m.message.case === "challenge") {
-            const next = m.message.value;
-            challenges.set(next.challengeId, newer(challenges.get(next.challengeId), next));
-            render();
-          }
+          if (m.message.case === "challenge") keep(m.message.value);
         }
       } catch (e) {
         // Offers are a convenience of the lobby: a limit reached (another tab holds the
