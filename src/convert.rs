@@ -148,7 +148,7 @@ pub fn card_from_wire(card: &v1::Card, field: &str) -> Result<engine::Card, Wire
     let face = match card.face {
         Some(v1::card::Face::Money(value)) => u8::try_from(value)
             .map(engine::Face::Money)
-            .map_err(|_| WireError::new(&format!("{field}.money"), "out of range"))?,
+            .map_err(|_| WireError::new("money", "out of range").within(field))?,
         Some(v1::card::Face::Sanction(value)) => engine::Face::Sanction(
             sanction_from_wire(value, "sanction").map_err(|e| e.within(field))?,
         ),
@@ -180,11 +180,15 @@ fn count_from_wire(value: u32, field: &str) -> Result<u8, WireError> {
 }
 
 pub fn placement_from_wire(p: &v1::Placement, field: &str) -> Result<engine::Placement, WireError> {
-    Ok(engine::Placement {
-        location: location_from_wire(p.location, &format!("{field}.location"))?,
-        experts: count_from_wire(p.experts, &format!("{field}.experts"))?,
-        occasionals: count_from_wire(p.occasionals, &format!("{field}.occasionals"))?,
-    })
+    // Each part's path is written only if it is wrong: a turn is read at every action.
+    let placement = || -> Result<engine::Placement, WireError> {
+        Ok(engine::Placement {
+            location: location_from_wire(p.location, "location")?,
+            experts: count_from_wire(p.experts, "experts")?,
+            occasionals: count_from_wire(p.occasionals, "occasionals")?,
+        })
+    };
+    placement().map_err(|e| e.within(field))
 }
 
 pub fn turn_to_wire(turn: &engine::Turn) -> v1::TurnAction {
@@ -197,18 +201,21 @@ pub fn turn_to_wire(turn: &engine::Turn) -> v1::TurnAction {
 /// A wire turn to the engine's. Only the message's shape is checked here; the rules are the
 /// engine's job.
 pub fn turn_from_wire(action: &v1::TurnAction, field: &str) -> Result<engine::Turn, WireError> {
-    let card = action
-        .card
-        .as_ref()
-        .ok_or_else(|| WireError::new(&format!("{field}.card"), "a turn must play a card"))?;
-    Ok(engine::Turn {
-        placement: action
-            .placement
+    let turn = || -> Result<engine::Turn, WireError> {
+        let card = action
+            .card
             .as_ref()
-            .map(|p| placement_from_wire(p, &format!("{field}.placement")))
-            .transpose()?,
-        card: card_from_wire(card, &format!("{field}.card"))?,
-    })
+            .ok_or_else(|| WireError::new("card", "a turn must play a card"))?;
+        Ok(engine::Turn {
+            placement: action
+                .placement
+                .as_ref()
+                .map(|p| placement_from_wire(p, "placement"))
+                .transpose()?,
+            card: card_from_wire(card, "card")?,
+        })
+    };
+    turn().map_err(|e| e.within(field))
 }
 
 fn supply_to_wire(s: &engine::Supply) -> v1::Supply {

@@ -31,8 +31,16 @@ pub fn new_token() -> String {
     format!("{TOKEN_PREFIX}{}", hex::encode(bytes))
 }
 
+/// What the store keeps of a token: its SHA-256, hex-encoded.
 pub fn token_hash(token: &str) -> String {
-    hex::encode(Sha256::digest(token.as_bytes()))
+    hex::encode(token_digest(token))
+}
+
+/// A token's SHA-256, which the cache of known tokens is keyed by: what every call carries
+/// is looked up there without the hex string the store needs (written out only when the
+/// store is asked).
+fn token_digest(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
 }
 
 /// Whether a token has the shape of the ones this server mints: others are unknown without
@@ -166,7 +174,8 @@ impl Drop for LookupTurn<'_> {
 #[derive(Clone)]
 pub struct Authenticator {
     store: Arc<dyn PlayerStore>,
-    known: Arc<quick_cache::sync::Cache<String, PlayerInfo>>,
+    /// Known tokens' players, by the tokens' SHA-256.
+    known: Arc<quick_cache::sync::Cache<[u8; 32], PlayerInfo>>,
     quotas: Arc<Quotas>,
     lookups: Arc<LookupTurns>,
 }
@@ -206,8 +215,8 @@ impl Authenticator {
             paused(noted(request, self.quotas.unknown_token(peer))).await?;
             return Err(ApiError::Unauthenticated(UNKNOWN));
         }
-        let hash = token_hash(token);
-        let player = match self.known.get(&hash) {
+        let digest = token_digest(token);
+        let player = match self.known.get(&digest) {
             Some(player) => player,
             None => {
                 // The check, the lookup and the charge in the address's turn; any pause
@@ -216,7 +225,11 @@ impl Authenticator {
                     let _turn = self.lookups.take(peer).await;
                     match self.quotas.may_look_up(peer) {
                         Err(throttled) => Err(Some(throttled)),
-                        Ok(()) => match self.store.player_by_token_hash(&hash).await? {
+                        Ok(()) => match self
+                            .store
+                            .player_by_token_hash(&hex::encode(digest))
+                            .await?
+                        {
                             Some(player) => Ok(player),
                             None => Err(self.quotas.unknown_token(peer).err()),
                         },
@@ -224,7 +237,7 @@ impl Authenticator {
                 };
                 match looked_up {
                     Ok(player) => {
-                        self.known.insert(hash, player.clone());
+                        self.known.insert(digest, player.clone());
                         player
                     }
                     Err(Some(throttled)) => {
@@ -252,7 +265,7 @@ impl Authenticator {
         if !well_formed(token) {
             return None;
         }
-        self.known.get(&token_hash(token)).map(KnownCaller)
+        self.known.get(&token_digest(token)).map(KnownCaller)
     }
 
     /// Who makes a call that anyone may make (reading what a spectator may see): a player, if

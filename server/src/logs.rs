@@ -23,9 +23,16 @@ use std::time::{Duration, Instant};
 
 use tracing::{Event, Level, Subscriber};
 use tracing_subscriber::filter::{EnvFilter, ParseError, Targets};
+use tracing_subscriber::fmt::MakeWriter;
+use tracing_subscriber::fmt::format::Format;
 use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{Layer, Registry};
+
+mod fields;
+
+pub use fields::Fields;
 
 /// At most one line per client-caused cause this often.
 pub const INTERVAL: Duration = Duration::from_secs(10);
@@ -161,13 +168,22 @@ pub fn init(directives: &str) -> Result<(), ParseError> {
     tracing_subscriber::registry()
         .with(filter(directives)?)
         .with(ClientCaused)
-        .with(
-            tracing_subscriber::fmt::layer()
-                .with_writer(std::io::stderr)
-                .with_ansi(std::io::stderr().is_terminal()),
-        )
+        .with(lines(std::io::stderr, std::io::stderr().is_terminal()))
         .init();
     Ok(())
+}
+
+/// The layer that writes log lines to `writer` as the server writes them (its fields
+/// written by [`Fields`]), colored if `ansi`.
+pub fn lines<S, W>(writer: W, ansi: bool) -> tracing_subscriber::fmt::Layer<S, Fields, Format, W>
+where
+    S: Subscriber + for<'a> LookupSpan<'a>,
+    W: for<'w> MakeWriter<'w> + 'static,
+{
+    tracing_subscriber::fmt::layer()
+        .fmt_fields(Fields)
+        .with_writer(writer)
+        .with_ansi(ansi)
 }
 
 #[cfg(test)]

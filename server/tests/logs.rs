@@ -4,6 +4,7 @@
 mod common;
 
 use common::*;
+use theboss::v1;
 use theboss_server::testing::{LogLines, TestServer};
 use tracing_subscriber::layer::SubscriberExt;
 
@@ -14,11 +15,7 @@ async fn one_grep_of_a_game_id_shows_its_whole_life() {
     // The server's own filter (`--log`), so that what the binary keeps of a span is tested.
     let subscriber = tracing_subscriber::registry()
         .with(theboss_server::logs::filter("theboss_server=debug").unwrap())
-        .with(
-            tracing_subscriber::fmt::layer()
-                .with_writer(lines.clone())
-                .with_ansi(false),
-        );
+        .with(theboss_server::logs::lines(lines.clone(), false));
     let _guard = tracing::subscriber::set_default(subscriber);
 
     let server = TestServer::sqlite().await;
@@ -52,6 +49,38 @@ async fn one_grep_of_a_game_id_shows_its_whole_life() {
     }
 }
 
+/// A game id is the client's text until it is checked, and every line of the call carries
+/// it: written as it came, a newline in it would start a line of the client's making.
+#[tokio::test(flavor = "current_thread")]
+async fn a_game_id_a_client_sends_cannot_forge_a_log_line() {
+    let lines = LogLines::default();
+    let subscriber = tracing_subscriber::registry()
+        .with(theboss_server::logs::filter("theboss_server=debug").unwrap())
+        .with(theboss_server::logs::lines(lines.clone(), false));
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let server = TestServer::sqlite().await;
+    let mut client = v1::game_service_client::GameServiceClient::new(server.channel().await);
+    let forged = "nope\n2026-01-01T00:00:00.000000Z  INFO theboss_server: forged";
+    let refused = client
+        .get_view(v1::GetViewRequest {
+            game_id: forged.into(),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    server.stop().await;
+    let text = lines.text();
+    assert!(
+        text.lines()
+            .any(|l| l.contains(r#"game="nope\n2026-01-01T00:00:00.000000Z  INFO"#)),
+        "the call's lines name the game id, escaped:\n{text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.starts_with("2026-01-01")),
+        "a line of the client's making:\n{text}"
+    );
+}
+
 /// An HTTP/2 rapid-reset flood, from many connections: h2 warns once per connection it
 /// sends away, and a client could fill the log with those. One line per interval reaches it.
 #[tokio::test(flavor = "current_thread")]
@@ -60,11 +89,7 @@ async fn a_reset_flood_from_many_connections_is_one_log_line() {
     let subscriber = tracing_subscriber::registry()
         .with(theboss_server::logs::filter("warn").unwrap())
         .with(theboss_server::logs::ClientCaused)
-        .with(
-            tracing_subscriber::fmt::layer()
-                .with_writer(lines.clone())
-                .with_ansi(false),
-        );
+        .with(theboss_server::logs::lines(lines.clone(), false));
     let _guard = tracing::subscriber::set_default(subscriber);
     let server = TestServer::sqlite().await;
     let mut sent_away = 0;

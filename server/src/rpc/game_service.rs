@@ -64,7 +64,7 @@ impl game_service_server::GameService for GameService {
         reply(self.create(request).await).await
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "JoinGame", game = %short(&request.get_ref().game_id), player = tracing::field::Empty))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "JoinGame", game = short(&request.get_ref().game_id), player = tracing::field::Empty))]
     async fn join_game(
         &self,
         request: Request<v1::JoinGameRequest>,
@@ -72,7 +72,7 @@ impl game_service_server::GameService for GameService {
         reply(self.join(request).await).await
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "LeaveGame", game = %short(&request.get_ref().game_id), player = tracing::field::Empty))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "LeaveGame", game = short(&request.get_ref().game_id), player = tracing::field::Empty))]
     async fn leave_game(
         &self,
         request: Request<v1::LeaveGameRequest>,
@@ -88,7 +88,7 @@ impl game_service_server::GameService for GameService {
         reply(self.list(request).await).await
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetCatalogue", game = %short(&request.get_ref().game_id), player = tracing::field::Empty))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetCatalogue", game = short(&request.get_ref().game_id), player = tracing::field::Empty))]
     async fn get_catalogue(
         &self,
         request: Request<v1::GetCatalogueRequest>,
@@ -96,7 +96,7 @@ impl game_service_server::GameService for GameService {
         reply(self.catalogue(request).await).await
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetView", game = %short(&request.get_ref().game_id), player = tracing::field::Empty))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetView", game = short(&request.get_ref().game_id), player = tracing::field::Empty))]
     async fn get_view(
         &self,
         request: Request<v1::GetViewRequest>,
@@ -106,7 +106,7 @@ impl game_service_server::GameService for GameService {
 
     type WatchGameStream = WatchStream;
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "WatchGame", game = %short(&request.get_ref().game_id), player = tracing::field::Empty))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "WatchGame", game = short(&request.get_ref().game_id), player = tracing::field::Empty))]
     async fn watch_game(
         &self,
         request: Request<v1::WatchGameRequest>,
@@ -114,7 +114,7 @@ impl game_service_server::GameService for GameService {
         reply(self.watch(request).await).await
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "SubmitAction", game = %short(&request.get_ref().game_id), player = tracing::field::Empty))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "SubmitAction", game = short(&request.get_ref().game_id), player = tracing::field::Empty))]
     async fn submit_action(
         &self,
         request: Request<v1::SubmitActionRequest>,
@@ -122,7 +122,7 @@ impl game_service_server::GameService for GameService {
         reply(self.submit(request).await).await
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetHistory", game = %short(&request.get_ref().game_id), player = tracing::field::Empty))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetHistory", game = short(&request.get_ref().game_id), player = tracing::field::Empty))]
     async fn get_history(
         &self,
         request: Request<v1::GetHistoryRequest>,
@@ -130,7 +130,7 @@ impl game_service_server::GameService for GameService {
         reply(self.history(request).await).await
     }
 
-    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetOdds", game = %short(&request.get_ref().game_id), player = tracing::field::Empty))]
+    #[tracing::instrument(name = "rpc", skip_all, fields(method = "GetOdds", game = short(&request.get_ref().game_id), player = tracing::field::Empty))]
     async fn get_odds(
         &self,
         request: Request<v1::GetOddsRequest>,

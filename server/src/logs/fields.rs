@@ -1,0 +1,185 @@
+//! How span and event fields are written into a log line: as tracing-subscriber's default
+//! formatter writes them (`name=value`, a string quoted and escaped as `Debug` escapes it),
+//! but a string with nothing to escape (an id, a method's name: nearly all of them) is
+//! written as its name, `="`, itself and `"`, without `Debug`'s escaping one character at a
+//! time nor the formatting machinery around it.
+//!
+//! Why it matters: the fmt layer writes a span's fields when the span opens, whether or not a
+//! line is ever logged in it, and every call opens an `rpc` span with its method, game and
+//! player. Written the default way, those strings cost about 2% of the server's instructions
+//! per persisted action (callgrind).
+//!
+//! Every string a client chooses (a game id it asks for) must be recorded as a string, never
+//! with `%` (`Display`): the default formatter writes a `Display` value as it is, so a newline
+//! in it would start a line of the client's making in the operator's log.
+
+use std::fmt;
+
+use tracing::field::{Field, Visit};
+use tracing_subscriber::field::{MakeVisitor, VisitFmt, VisitOutput};
+use tracing_subscriber::fmt::format::{DefaultVisitor, Writer};
+
+/// The server's field formatter (see the module's header).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Fields;
+
+impl<'a> MakeVisitor<Writer<'a>> for Fields {
+    type Visitor = FieldsVisitor<'a>;
+
+    fn make_visitor(&self, target: Writer<'a>) -> FieldsVisitor<'a> {
+        FieldsVisitor {
+            writer: target,
+            is_empty: true,
+            result: Ok(()),
+        }
+    }
+}
+
+/// Writes a plain string's field itself; any other field, as the default visitor writes it
+/// (a default visitor made for that field alone, told whether a field came before).
+pub struct FieldsVisitor<'a> {
+    writer: Writer<'a>,
+    is_empty: bool,
+    result: fmt::Result,
+}
+
+/// Whether `Debug` would write `s` unchanged between its quotes: printable ASCII but the
+/// quote and the backslash.
+fn plain(s: &str) -> bool {
+    s.bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+}
+
+impl FieldsVisitor<'_> {
+    /// Writes the field as the default visitor does.
+    fn by_default(&mut self, field: &Field, record: impl FnOnce(&mut DefaultVisitor<'_>)) {
+        if self.result.is_err() {
+            return;
+        }
+        let mut visitor = DefaultVisitor::new(self.writer.by_ref(), self.is_empty);
+        record(&mut visitor);
+        self.result = visitor.finish();
+        // The default visitor writes nothing of a `log.` field (the `log` crate's metadata).
+        self.is_empty &= field.name().starts_with("log.");
+    }
+}
+
+impl Visit for FieldsVisitor<'_> {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        let name = field.name();
+        // A message, a raw identifier's or the `log` crate's field, or colours: the
+        // default visitor's ways.
+        let usual = name != "message"
+            && !name.starts_with("r#")
+            && !name.starts_with("log.")
+            && !self.writer.has_ansi_escapes();
+        if !(usual && plain(value)) {
+            return self.by_default(field, |v| v.record_str(field, value));
+        }
+        if self.result.is_err() {
+            return;
+        }
+        let separator = if std::mem::take(&mut self.is_empty) {
+            ""
+        } else {
+            " "
+        };
+        self.result = [separator, name, "=\"", value, "\""]
+            .into_iter()
+            .try_for_each(|part| self.writer.write_str(part));
+    }
+
+    fn record_error(&mut self, field: &Field, value: &(dyn std::error::Error + 'static)) {
+        self.by_default(field, |v| v.record_error(field, value));
+    }
+
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        self.by_default(field, |v| v.record_debug(field, value));
+    }
+}
+
+impl VisitOutput<fmt::Result> for FieldsVisitor<'_> {
+    fn finish(self) -> fmt::Result {
+        self.result
+    }
+}
+
+impl VisitFmt for FieldsVisitor<'_> {
+    fn writer(&mut self) -> &mut dyn fmt::Write {
+        &mut self.writer
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::LogLines;
+    use tracing_subscriber::fmt::format::DefaultFields;
+    use tracing_subscriber::layer::SubscriberExt;
+
+    /// The lines logged, with `fields`, by an event in a span whose fields are `values`.
+    fn logged<N>(fields: N, values: &[&str]) -> String
+    where
+        N: for<'w> tracing_subscriber::fmt::FormatFields<'w> + Send + Sync + 'static,
+    {
+        let lines = LogLines::default();
+        let subscriber = tracing_subscriber::registry().with(
+            tracing_subscriber::fmt::layer()
+                .fmt_fields(fields)
+                .with_writer(lines.clone())
+                .with_ansi(false)
+                .without_time(),
+        );
+        tracing::subscriber::with_default(subscriber, || {
+            for value in values {
+                let span = tracing::info_span!(
+                    "rpc",
+                    method = "SubmitAction",
+                    game = *value,
+                    player = tracing::field::Empty
+                );
+                span.record("player", *value);
+                span.in_scope(|| tracing::warn!(seq = 3, plain = "a b", "refused"));
+            }
+        });
+        lines.text()
+    }
+
+    const VALUES: &[&str] = &[
+        "8c1d2f4e-0b7a-4c55-9a43-5f0e6d7c8b9a",
+        "",
+        "with \"quotes\" and \\ backslash",
+        "a\nnew line",
+        "\u{1b}[31mred",
+        "naïve ünïcödé",
+        "tab\tand\u{7f}del",
+    ];
+
+    #[test]
+    fn fields_are_written_as_the_default_formatter_writes_them() {
+        let ours = logged(Fields, VALUES);
+        assert_eq!(ours, logged(DefaultFields::new(), VALUES));
+        assert!(
+            ours.contains(r#"rpc{method="SubmitAction" game="8c1d2f4e-0b7a-4c55-9a43-5f0e6d7c8b9a" player="8c1d2f4e-0b7a-4c55-9a43-5f0e6d7c8b9a"}"#),
+            "{ours}"
+        );
+    }
+
+    #[test]
+    fn a_string_a_client_chose_cannot_start_a_line_of_its_own() {
+        let text = logged(Fields, &["x\n2026-01-01T00:00:00Z  INFO forged line"]);
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(text.contains(r#"game="x\n2026"#), "{text}");
+    }
+
+    #[test]
+    fn plain_strings_are_those_debug_leaves_as_they_are() {
+        for s in ["", "abc-DEF_019 ~!@#$%^&*()'", "8c1d2f4e"] {
+            assert!(plain(s));
+            assert_eq!(format!("\"{s}\""), format!("{s:?}"));
+        }
+        for s in ["\"", "\\", "\n", "\u{7f}", "é", "\u{0}"] {
+            assert!(!plain(s), "{s:?}");
+        }
+    }
+}
