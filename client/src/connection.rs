@@ -95,6 +95,13 @@ impl Connection {
         (i, self.channels[i].clone())
     }
 
+    /// The channel `k` replicas after the one at `first`, and its index: where the `k`-th
+    /// attempt of a call that began at `first` goes.
+    pub(crate) fn channel_after(&self, first: usize, k: usize) -> (usize, Channel) {
+        let i = (first + k) % self.channels.len();
+        (i, self.channels[i].clone())
+    }
+
     /// Moves on to the next replica after the one at `failed` could not be reached (a no-op
     /// if another caller already moved on, or if there is only one).
     pub fn fail_over(&self, failed: usize) {

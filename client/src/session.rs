@@ -88,6 +88,13 @@ impl Session {
     /// One call on the current replica. If the replica cannot be reached, the next call goes
     /// to the next one; a `read` (a call with no effect) is tried there at once.
     ///
+    /// Only a replica this client could not reach is left: one that answers UNAVAILABLE
+    /// itself (its store briefly unavailable, or the replica that runs the game unreachable
+    /// while its lease runs out) stays the current one. A `read` is still tried on the other
+    /// replicas at once, without moving there: moved on such an answer, every session
+    /// sharing the connection went from replica to replica at each retry, toward the one that
+    /// was down.
+    ///
     /// Public for calls the typed methods do not make: `f` gets the replica's channel and
     /// makes the call itself (e.g. the load generator's, with a codec that decodes less).
     pub async fn call<T, F, Fut>(
@@ -107,12 +114,17 @@ impl Session {
         };
         let mut last = None;
         let (mut tried, mut throttled) = (0, 0);
+        let first = self.connection.channel().0;
         while tried < attempts {
-            let (i, channel) = self.connection.channel();
+            let (i, channel) = self.connection.channel_after(first, tried);
             match f(channel).await {
                 Ok(response) => return Ok(response.into_inner()),
                 Err(status) if status.code() == Code::Unavailable => {
-                    self.connection.fail_over(i);
+                    // Made by this client's own transport (it carries its cause), not
+                    // answered by the replica.
+                    if std::error::Error::source(&status).is_some() {
+                        self.connection.fail_over(i);
+                    }
                     last = Some(status);
                     tried += 1;
                 }
@@ -505,5 +517,80 @@ impl Connection {
         session.credentials.save(token_file, key)?;
         tracing::info!(player = %session.credentials.player_id, file = %token_file.display(), "registered");
         Ok(session)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tonic_health::pb::HealthCheckRequest;
+    use tonic_health::pb::health_client::HealthClient;
+
+    /// A replica that answers every call UNAVAILABLE itself, until `stop` is sent.
+    async fn busy_replica() -> (String, tokio::sync::oneshot::Sender<()>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let (_, health) = tonic_health::server::health_reporter();
+        let busy = tonic::service::interceptor::InterceptedService::new(health, |_| {
+            Err(Status::unavailable("the game is briefly unavailable"))
+        });
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(
+            tonic::transport::Server::builder()
+                .add_service(busy)
+                .serve_with_incoming_shutdown(
+                    tokio_stream::wrappers::TcpListenerStream::new(listener),
+                    async {
+                        let _ = stopped.await;
+                    },
+                ),
+        );
+        (url, stop)
+    }
+
+    /// An address nothing listens on.
+    async fn nobody() -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        format!("http://{}", listener.local_addr().unwrap())
+    }
+
+    async fn check(channel: Channel) -> Result<Response<()>, Status> {
+        HealthClient::new(channel)
+            .check(HealthCheckRequest::default())
+            .await
+            .map(|response| response.map(|_| ()))
+    }
+
+    #[tokio::test]
+    async fn only_a_replica_that_cannot_be_reached_is_left() {
+        let (busy, stop) = busy_replica().await;
+        let down = nobody().await;
+        let connection = Connection::connect_any(&[busy.clone(), down.clone()])
+            .await
+            .unwrap();
+        let session = Session::new(
+            connection,
+            Credentials {
+                player_id: "p".into(),
+                api_token: "t".into(),
+                display_name: "P".into(),
+            },
+        );
+        // A read is tried on both (the one down cannot be reached), the write on the busy one
+        // only: the busy one answered, so it stays where calls go.
+        for read in [true, false] {
+            let refused = session.call("Check", read, check).await.unwrap_err();
+            assert_eq!(refused.code(), Code::Unavailable, "{refused}");
+            assert_eq!(session.connection().url(), busy, "read: {read}");
+        }
+        // Once it cannot be reached, calls go to the next one.
+        stop.send(()).unwrap();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while session.connection().url() == busy {
+            assert!(tokio::time::Instant::now() < deadline, "never left {busy}");
+            let _ = session.call("Check", false, check).await;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(session.connection().url(), down);
     }
 }
