@@ -8,15 +8,21 @@ use theboss::v1;
 use theboss_server::testing::{LogLines, TestServer};
 use tracing_subscriber::layer::SubscriberExt;
 
-// One thread: the subscriber is this thread's, and so every task's.
+/// The server's own logging (`logs::init` given `--log directives`), as this thread's
+/// subscriber (so every task's, on a current-thread runtime): what the binary keeps of a span
+/// and how it writes it are tested. The lines, and the guard that keeps the subscriber.
+fn logging(directives: &str) -> (LogLines, tracing::subscriber::DefaultGuard) {
+    let lines = LogLines::default();
+    let subscriber = tracing_subscriber::registry()
+        .with(theboss_server::logs::filter(directives).unwrap())
+        .with(theboss_server::logs::ClientCaused)
+        .with(theboss_server::logs::lines(lines.clone(), false));
+    (lines, tracing::subscriber::set_default(subscriber))
+}
+
 #[tokio::test(flavor = "current_thread")]
 async fn one_grep_of_a_game_id_shows_its_whole_life() {
-    let lines = LogLines::default();
-    // The server's own filter (`--log`), so that what the binary keeps of a span is tested.
-    let subscriber = tracing_subscriber::registry()
-        .with(theboss_server::logs::filter("theboss_server=debug").unwrap())
-        .with(theboss_server::logs::lines(lines.clone(), false));
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let (lines, _guard) = logging("theboss_server=debug");
 
     let server = TestServer::sqlite().await;
     let (game_id, players) = seated_game(&server, 2, 8).await;
@@ -53,11 +59,7 @@ async fn one_grep_of_a_game_id_shows_its_whole_life() {
 /// it: written as it came, a newline in it would start a line of the client's making.
 #[tokio::test(flavor = "current_thread")]
 async fn a_game_id_a_client_sends_cannot_forge_a_log_line() {
-    let lines = LogLines::default();
-    let subscriber = tracing_subscriber::registry()
-        .with(theboss_server::logs::filter("theboss_server=debug").unwrap())
-        .with(theboss_server::logs::lines(lines.clone(), false));
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let (lines, _guard) = logging("theboss_server=debug");
     let server = TestServer::sqlite().await;
     let mut client = v1::game_service_client::GameServiceClient::new(server.channel().await);
     let forged = "nope\n2026-01-01T00:00:00.000000Z  INFO theboss_server: forged";
@@ -85,12 +87,7 @@ async fn a_game_id_a_client_sends_cannot_forge_a_log_line() {
 /// sends away, and a client could fill the log with those. One line per interval reaches it.
 #[tokio::test(flavor = "current_thread")]
 async fn a_reset_flood_from_many_connections_is_one_log_line() {
-    let lines = LogLines::default();
-    let subscriber = tracing_subscriber::registry()
-        .with(theboss_server::logs::filter("warn").unwrap())
-        .with(theboss_server::logs::ClientCaused)
-        .with(theboss_server::logs::lines(lines.clone(), false));
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let (lines, _guard) = logging("warn");
     let server = TestServer::sqlite().await;
     let mut sent_away = 0;
     for _ in 0..12 {
