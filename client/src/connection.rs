@@ -105,14 +105,19 @@ impl Connection {
     /// Moves on to the next replica after the one at `failed` could not be reached (a no-op
     /// if another caller already moved on, or if there is only one).
     pub fn fail_over(&self, failed: usize) {
-        let next = (failed + 1) % self.channels.len();
-        if self
-            .current
-            .compare_exchange(failed, next, Ordering::Relaxed, Ordering::Relaxed)
-            .is_ok()
-            && next != failed
+        self.move_on(failed, (failed + 1) % self.channels.len());
+    }
+
+    /// Moves calls from the replica at `from` to the one at `to` (a no-op if another caller
+    /// already moved them, or if they are the same).
+    pub(crate) fn move_on(&self, from: usize, to: usize) {
+        if from != to
+            && self
+                .current
+                .compare_exchange(from, to, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
         {
-            tracing::warn!(from = %self.urls[failed], to = %self.urls[next], "failing over");
+            tracing::warn!(from = %self.urls[from], to = %self.urls[to], "failing over");
         }
     }
 }

@@ -88,12 +88,12 @@ impl Session {
     /// One call on the current replica. If the replica cannot be reached, the next call goes
     /// to the next one; a `read` (a call with no effect) is tried there at once.
     ///
-    /// Only a replica this client could not reach is left: one that answers UNAVAILABLE
+    /// A replica this client could not reach is left at once. One that answers UNAVAILABLE
     /// itself (its store briefly unavailable, or the replica that runs the game unreachable
-    /// while its lease runs out) stays the current one. A `read` is still tried on the other
-    /// replicas at once, without moving there: moved on such an answer, every session
-    /// sharing the connection went from replica to replica at each retry, toward the one that
-    /// was down.
+    /// while its lease runs out) stays the current one unless a `read` tried on the others
+    /// then succeeds on one: calls go to that one from then on. Moved on every such answer,
+    /// every session sharing the connection went from replica to replica at each retry while
+    /// the game was unavailable everywhere, toward the one that was down.
     ///
     /// Public for calls the typed methods do not make: `f` gets the replica's channel and
     /// makes the call itself (e.g. the load generator's, with a codec that decodes less).
@@ -118,10 +118,15 @@ impl Session {
         while tried < attempts {
             let (i, channel) = self.connection.channel_after(first, tried);
             match f(channel).await {
-                Ok(response) => return Ok(response.into_inner()),
+                Ok(response) => {
+                    // Answered here after the first replica answered UNAVAILABLE: stay here.
+                    self.connection.move_on(first, i);
+                    return Ok(response.into_inner());
+                }
                 Err(status) if status.code() == Code::Unavailable => {
-                    // Made by this client's own transport (it carries its cause), not
-                    // answered by the replica.
+                    // Made by this client's transport, which gives its cause (the replica
+                    // could not be reached, the connection failed), rather than sent by the
+                    // replica.
                     if std::error::Error::source(&status).is_some() {
                         self.connection.fail_over(i);
                     }
@@ -526,18 +531,22 @@ mod tests {
     use tonic_health::pb::HealthCheckRequest;
     use tonic_health::pb::health_client::HealthClient;
 
-    /// A replica that answers every call UNAVAILABLE itself, until `stop` is sent.
-    async fn busy_replica() -> (String, tokio::sync::oneshot::Sender<()>) {
+    /// A replica that answers every call, UNAVAILABLE if `busy`, until `stop` is sent.
+    async fn replica(busy: bool) -> (String, tokio::sync::oneshot::Sender<()>) {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let (_, health) = tonic_health::server::health_reporter();
-        let busy = tonic::service::interceptor::InterceptedService::new(health, |_| {
-            Err(Status::unavailable("the game is briefly unavailable"))
+        let answers = tonic::service::interceptor::InterceptedService::new(health, move |r| {
+            if busy {
+                Err(Status::unavailable("the game is briefly unavailable"))
+            } else {
+                Ok(r)
+            }
         });
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         tokio::spawn(
             tonic::transport::Server::builder()
-                .add_service(busy)
+                .add_service(answers)
                 .serve_with_incoming_shutdown(
                     tokio_stream::wrappers::TcpListenerStream::new(listener),
                     async {
@@ -554,6 +563,16 @@ mod tests {
         format!("http://{}", listener.local_addr().unwrap())
     }
 
+    async fn session(urls: &[String]) -> Session {
+        let connection = Connection::connect_any(urls).await.unwrap();
+        let credentials = Credentials {
+            player_id: "p".into(),
+            api_token: "t".into(),
+            display_name: "P".into(),
+        };
+        Session::new(connection, credentials)
+    }
+
     async fn check(channel: Channel) -> Result<Response<()>, Status> {
         HealthClient::new(channel)
             .check(HealthCheckRequest::default())
@@ -562,22 +581,12 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn only_a_replica_that_cannot_be_reached_is_left() {
-        let (busy, stop) = busy_replica().await;
+    async fn a_replica_that_answers_unavailable_is_kept_one_that_cannot_be_reached_is_left() {
+        let (busy, stop) = replica(true).await;
         let down = nobody().await;
-        let connection = Connection::connect_any(&[busy.clone(), down.clone()])
-            .await
-            .unwrap();
-        let session = Session::new(
-            connection,
-            Credentials {
-                player_id: "p".into(),
-                api_token: "t".into(),
-                display_name: "P".into(),
-            },
-        );
-        // A read is tried on both (the one down cannot be reached), the write on the busy one
-        // only: the busy one answered, so it stays where calls go.
+        let session = session(&[busy.clone(), down.clone()]).await;
+        // A read is tried on both (the one down cannot be reached), a write on the busy one
+        // only: the busy one answered, so calls still go there.
         for read in [true, false] {
             let refused = session.call("Check", read, check).await.unwrap_err();
             assert_eq!(refused.code(), Code::Unavailable, "{refused}");
@@ -592,5 +601,18 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         assert_eq!(session.connection().url(), down);
+    }
+
+    #[tokio::test]
+    async fn calls_go_where_a_read_was_answered_after_an_unavailable_replica() {
+        let (busy, _stop_busy) = replica(true).await;
+        let (healthy, _stop_healthy) = replica(false).await;
+        let session = session(&[busy.clone(), healthy.clone()]).await;
+        let refused = session.call("Check", false, check).await.unwrap_err();
+        assert_eq!(refused.code(), Code::Unavailable, "{refused}");
+        assert_eq!(session.connection().url(), busy, "a write is tried once");
+        session.call("Check", true, check).await.unwrap();
+        assert_eq!(session.connection().url(), healthy);
+        session.call("Check", false, check).await.unwrap();
     }
 }

@@ -59,7 +59,9 @@ impl FieldsVisitor<'_> {
         let mut visitor = DefaultVisitor::new(self.writer.by_ref(), self.is_empty);
         record(&mut visitor);
         self.result = visitor.finish();
-        // The default visitor writes nothing of a `log.` field (the `log` crate's metadata).
+        // The default visitor writes nothing of a `log.` field (the `log` crate's metadata,
+        // with tracing-subscriber's `tracing-log` feature, a default one: the tests compare
+        // such a field's line with the default formatter's).
         self.is_empty &= field.name().starts_with("log.");
     }
 }
@@ -117,8 +119,8 @@ mod tests {
     use tracing_subscriber::fmt::format::DefaultFields;
     use tracing_subscriber::layer::SubscriberExt;
 
-    /// The lines logged, with `fields`, by an event in a span whose fields are `values`.
-    fn logged<N>(fields: N, values: &[&str]) -> String
+    /// The lines logged while `log` runs, with `fields` (and colours if `ansi`).
+    fn logged<N>(fields: N, ansi: bool, log: impl FnOnce()) -> String
     where
         N: for<'w> tracing_subscriber::fmt::FormatFields<'w> + Send + Sync + 'static,
     {
@@ -127,22 +129,41 @@ mod tests {
             tracing_subscriber::fmt::layer()
                 .fmt_fields(fields)
                 .with_writer(lines.clone())
-                .with_ansi(false)
+                .with_ansi(ansi)
                 .without_time(),
         );
-        tracing::subscriber::with_default(subscriber, || {
-            for value in values {
-                let span = tracing::info_span!(
-                    "rpc",
-                    method = "SubmitAction",
-                    game = *value,
-                    player = tracing::field::Empty
-                );
-                span.record("player", *value);
-                span.in_scope(|| tracing::warn!(seq = 3, plain = "a b", "refused"));
-            }
-        });
+        tracing::subscriber::with_default(subscriber, log);
         lines.text()
+    }
+
+    /// An event in an `rpc` span whose game and player are `value`.
+    fn in_rpc_span(value: &str) {
+        let span = tracing::info_span!(
+            "rpc",
+            method = "SubmitAction",
+            game = value,
+            player = tracing::field::Empty
+        );
+        span.record("player", value);
+        span.in_scope(|| tracing::warn!(seq = 3, plain = "a b", "refused"));
+    }
+
+    /// Events with fields of every kind the default visitor writes its own way.
+    fn of_every_kind(value: &str) {
+        let error = std::io::Error::other(value.to_string());
+        let error: &(dyn std::error::Error + 'static) = &error;
+        tracing::warn!(
+            log.target = "x",
+            r#type = value,
+            error,
+            message = value,
+            last = value
+        );
+        tracing::warn!(
+            log.target = "x",
+            first = value,
+            "after a field that is not written"
+        );
     }
 
     const VALUES: &[&str] = &[
@@ -157,17 +178,33 @@ mod tests {
 
     #[test]
     fn fields_are_written_as_the_default_formatter_writes_them() {
-        let ours = logged(Fields, VALUES);
-        assert_eq!(ours, logged(DefaultFields::new(), VALUES));
+        let all = || {
+            for value in VALUES {
+                in_rpc_span(value);
+                of_every_kind(value);
+            }
+        };
+        for ansi in [false, true] {
+            assert_eq!(
+                logged(Fields, ansi, all),
+                logged(DefaultFields::new(), ansi, all),
+                "ansi: {ansi}"
+            );
+        }
+        let id = VALUES[0];
+        let ours = logged(Fields, false, || in_rpc_span(id));
         assert!(
-            ours.contains(r#"rpc{method="SubmitAction" game="8c1d2f4e-0b7a-4c55-9a43-5f0e6d7c8b9a" player="8c1d2f4e-0b7a-4c55-9a43-5f0e6d7c8b9a"}"#),
+            ours.contains(&format!(
+                r#"rpc{{method="SubmitAction" game="{id}" player="{id}"}}"#
+            )),
             "{ours}"
         );
     }
 
     #[test]
     fn a_string_a_client_chose_cannot_start_a_line_of_its_own() {
-        let text = logged(Fields, &["x\n2026-01-01T00:00:00Z  INFO forged line"]);
+        let forged = "x\n2026-01-01T00:00:00Z  INFO forged line";
+        let text = logged(Fields, false, || in_rpc_span(forged));
         assert_eq!(text.lines().count(), 1, "{text}");
         assert!(text.contains(r#"game="x\n2026"#), "{text}");
     }

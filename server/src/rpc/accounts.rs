@@ -22,7 +22,7 @@ impl GameService {
         if !self.store.set_description(&player.id, &description).await? {
             return Err(ApiError::Unauthenticated("unknown API token"));
         }
-        tracing::info!(%description, "profile updated");
+        tracing::info!(description = description.as_str(), "profile updated");
         Ok(v1::UpdateProfileResponse { description })
     }
 
@@ -49,7 +49,11 @@ impl GameService {
             })
             .await?;
         tracing::Span::current().record("player", player.id.as_str());
-        tracing::info!(name = %player.display_name, bot = player.is_bot, "registered");
+        tracing::info!(
+            name = player.display_name.as_str(),
+            bot = player.is_bot,
+            "registered"
+        );
         Ok(v1::RegisterResponse {
             player_id: player.id,
             api_token: token,

@@ -70,7 +70,7 @@ async fn reply<T>(result: Result<T, ApiError>) -> RpcResult<T> {
                 _ => {}
             }
             let status = Status::from(error);
-            tracing::debug!(code = ?status.code(), message = status.message(), "refused");
+            tracing::debug!(code = ?status.code(), why = status.message(), "refused");
             Err(status)
         }
     }
