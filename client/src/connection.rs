@@ -81,7 +81,7 @@ impl Connection {
 
     /// The URL of the replica calls go to now.
     pub fn url(&self) -> &str {
-        &self.urls[self.current.load(Ordering::Relaxed) % self.urls.len()]
+        &self.urls[self.current()]
     }
 
     /// Every replica's URL, as given.
@@ -91,8 +91,12 @@ impl Connection {
 
     /// The channel calls go to now, and its index for [`Connection::fail_over`].
     pub(crate) fn channel(&self) -> (usize, Channel) {
-        let i = self.current.load(Ordering::Relaxed) % self.channels.len();
-        (i, self.channels[i].clone())
+        self.channel_after(self.current(), 0)
+    }
+
+    /// The index of the replica calls go to now.
+    pub(crate) fn current(&self) -> usize {
+        self.current.load(Ordering::Relaxed) % self.channels.len()
     }
 
     /// The channel `k` replicas after the one at `first`, and its index: where the `k`-th

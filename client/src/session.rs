@@ -114,7 +114,7 @@ impl Session {
         };
         let mut last = None;
         let (mut tried, mut throttled) = (0, 0);
-        let first = self.connection.channel().0;
+        let first = self.connection.current();
         while tried < attempts {
             let (i, channel) = self.connection.channel_after(first, tried);
             match f(channel).await {
