@@ -117,17 +117,14 @@ impl Session {
         let first = self.connection.current();
         while tried < attempts {
             let (i, channel) = self.connection.channel_after(first, tried);
-            match f(channel).await {
+            match f(channel).await.map_err(unanswered) {
                 Ok(response) => {
                     // Answered here after the first replica answered UNAVAILABLE: stay here.
                     self.connection.move_on(first, i);
                     return Ok(response.into_inner());
                 }
                 Err(status) if status.code() == Code::Unavailable => {
-                    // Made by this client's transport, which gives its cause (the replica
-                    // could not be reached, the connection failed), rather than sent by the
-                    // replica.
-                    if std::error::Error::source(&status).is_some() {
+                    if made_by_transport(&status) {
                         self.connection.fail_over(i);
                     }
                     last = Some(status);
@@ -525,6 +522,29 @@ impl Connection {
     }
 }
 
+/// Whether a status was made by this client's transport, which gives its cause (the replica
+/// could not be reached, the connection failed or was closed), rather than sent by the replica.
+fn made_by_transport(status: &Status) -> bool {
+    std::error::Error::source(status).is_some()
+}
+
+/// A call the replica never answered is UNAVAILABLE, whatever the transport says: a
+/// connection the replica closes as it stops (an HTTP/2 GOAWAY) fails the calls it did not
+/// take with INTERNAL, which no caller would retry, though the call did nothing.
+fn unanswered(status: Status) -> Status {
+    if status.code() == Code::Internal && made_by_transport(&status) {
+        let mut unavailable = Status::unavailable(status.message().to_string());
+        if let Some(cause) = std::error::Error::source(&status) {
+            unavailable.set_source(std::sync::Arc::new(std::io::Error::other(
+                cause.to_string(),
+            )));
+        }
+        unavailable
+    } else {
+        status
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -601,6 +621,20 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         assert_eq!(session.connection().url(), down);
+    }
+
+    #[test]
+    fn a_call_the_transport_failed_is_unavailable_and_a_replicas_answer_is_kept() {
+        let cause = std::sync::Arc::new(std::io::Error::other("GOAWAY NO_ERROR"));
+        let mut closed = Status::internal("h2 protocol error: http2 error");
+        closed.set_source(cause);
+        let closed = unanswered(closed);
+        assert_eq!(closed.code(), Code::Unavailable);
+        assert!(made_by_transport(&closed));
+        assert_eq!(closed.message(), "h2 protocol error: http2 error");
+        let answered = unanswered(Status::internal("a replica's own error"));
+        assert_eq!(answered.code(), Code::Internal);
+        assert!(!made_by_transport(&answered));
     }
 
     #[tokio::test]
