@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::write(out.join("theboss_descriptor.bin"), fds.encode_to_vec())?;
     // Messages and clients first; then the servers, apart, on the messages generated first,
     // with the codec that answers an undecodable request with INVALID_ARGUMENT, and with the
-    // the two response types servers send from bytes encoded ahead (`src/encoded.rs`): a
+    // two response types servers send from bytes encoded ahead (`src/encoded.rs`): a
     // game's update, made once for every stream of the same viewer and the answer to the turn.
     tonic_prost_build::configure()
         .build_server(false)

@@ -11,8 +11,9 @@ mod schemas;
 mod vacuum;
 
 use std::str::FromStr;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
+use sqlx::PgConnection;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgQueryResult};
 
 use super::StoreError;
@@ -23,7 +24,7 @@ use super::sql::{Backend, SqlStore};
 /// The store on PostgreSQL.
 pub type PostgresStore = SqlStore<sqlx::Postgres>;
 
-/// Connections of the games' pool.
+/// Connections of the games' pool (the group commits keep one more of their own, `Writers`).
 const CONNECTIONS: u32 = 16;
 /// Connections of the other work's pool (`SqlStore::side`).
 const SIDE_CONNECTIONS: u32 = 4;
@@ -211,9 +212,13 @@ impl SqlStore<sqlx::Postgres> {
             None
         };
         let me: Arc<OnceLock<Replica>> = Arc::default();
-        let (writer, replica) = (pool.clone(), me.clone());
+        let (writers, replica) = (Arc::new(Writers::new(pool.clone())), me.clone());
         let group = GroupCommit::start(GROUP_LANES, MAX_GROUP, move |appends| {
-            write_group(writer.clone(), replica.get().map(|r| r.id.clone()), appends)
+            write_group(
+                writers.clone(),
+                replica.get().map(|r| r.id.clone()),
+                appends,
+            )
         });
         Ok(SqlStore {
             pool,
@@ -231,10 +236,54 @@ impl SqlStore<sqlx::Postgres> {
     }
 }
 
+/// The connections groups are written on, kept out of the pool. A pooled connection given
+/// back is pinged before anyone may take it again (sqlx checks it so, on a task of its own):
+/// a second round trip to PostgreSQL and a second wake-up of the server at every commit,
+/// which is to say at every action of an idle server. A connection is kept only after a
+/// statement that succeeded: one that failed (PostgreSQL closed it, a conflict, a write
+/// cancelled midway) is dropped, and the next group takes a fresh one from the pool.
+struct Writers {
+    pool: sqlx::PgPool,
+    kept: Mutex<Vec<PgConnection>>,
+}
+
+impl Writers {
+    fn new(pool: sqlx::PgPool) -> Writers {
+        Writers {
+            pool,
+            kept: Mutex::new(Vec::with_capacity(GROUP_LANES)),
+        }
+    }
+
+    fn kept(&self) -> std::sync::MutexGuard<'_, Vec<PgConnection>> {
+        // Only pushed to and popped from: a panic elsewhere cannot leave it half-changed.
+        self.kept.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A kept connection, or one taken from the pool for good (the pool may open another in
+    /// its place).
+    async fn take(&self) -> Result<PgConnection, sqlx::Error> {
+        let kept = self.kept().pop();
+        match kept {
+            Some(connection) => Ok(connection),
+            None => Ok(self.pool.acquire().await?.detach()),
+        }
+    }
+
+    /// Keeps `connection` for the next group if its statement succeeded. A failure may be
+    /// the connection's own (a terminated session's last words are an error from PostgreSQL
+    /// too), and failures are rare: a fresh connection costs little then.
+    fn give_back<T>(&self, connection: PgConnection, outcome: &Result<T, sqlx::Error>) {
+        if outcome.is_ok() {
+            self.kept().push(connection);
+        }
+    }
+}
+
 /// A group of appends in one statement, column by column; as replica `me`, only those of
 /// games it owns (the others are refused).
 async fn write_group(
-    pool: sqlx::PgPool,
+    writers: Arc<Writers>,
     me: Option<String>,
     appends: Arc<[Append]>,
 ) -> Result<Refused, sqlx::Error> {
@@ -263,7 +312,8 @@ async fn write_group(
     } else {
         APPEND_GROUP_SEATED
     };
-    let written: Vec<(String,)> = sqlx::query_as(statement)
+    let mut connection = writers.take().await?;
+    let written: Result<Vec<(String,)>, sqlx::Error> = sqlx::query_as(statement)
         .bind(&games)
         .bind(seqs)
         .bind(players)
@@ -281,11 +331,85 @@ async fn write_group(
         .bind(leaves_seat)
         .bind(ends)
         .bind(finished_at)
-        .fetch_all(&pool)
-        .await?;
+        .fetch_all(&mut connection)
+        .await;
+    writers.give_back(connection, &written);
+    let written = written?;
     Ok(games
         .into_iter()
         .filter(|g| !written.iter().any(|(w,)| w == g))
         .map(str::to_string)
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn backend(connection: &mut PgConnection) -> Result<i32, sqlx::Error> {
+        sqlx::query_scalar("SELECT pg_backend_pid()")
+            .fetch_one(connection)
+            .await
+    }
+
+    /// Groups are written on one connection kept from commit to commit; after a failure, on
+    /// a fresh one, whether PostgreSQL refused the statement or closed the session.
+    #[tokio::test]
+    async fn the_writers_connection_is_kept_until_a_statement_fails() {
+        let url = crate::testing::fresh_postgres_url().await;
+        let store = PostgresStore::connect(&url).await.unwrap();
+        let writers = Writers::new(store.pool.clone());
+
+        let mut connection = writers.take().await.unwrap();
+        let first = backend(&mut connection).await;
+        let pid = *first.as_ref().unwrap();
+        writers.give_back(connection, &first);
+        let mut connection = writers.take().await.unwrap();
+        let again = backend(&mut connection).await;
+        assert_eq!(again.as_ref().unwrap(), &pid, "the same connection, kept");
+
+        let refused = sqlx::query("SELECT 1 / 0").execute(&mut connection).await;
+        assert!(matches!(refused, Err(sqlx::Error::Database(_))));
+        writers.give_back(connection, &refused);
+        let mut connection = writers.take().await.unwrap();
+        let after_refusal = backend(&mut connection).await.unwrap();
+        assert_ne!(
+            after_refusal, pid,
+            "a fresh connection after a refused statement"
+        );
+        writers.give_back(connection, &Ok::<(), sqlx::Error>(()));
+
+        let terminated: bool = sqlx::query_scalar("SELECT pg_terminate_backend($1)")
+            .bind(after_refusal)
+            .fetch_one(&store.pool)
+            .await
+            .unwrap();
+        assert!(terminated);
+        // The session ends when its backend sees the signal: wait until it has.
+        for _ in 0..500 {
+            let alive: i64 =
+                sqlx::query_scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = $1")
+                    .bind(after_refusal)
+                    .fetch_one(&store.pool)
+                    .await
+                    .unwrap();
+            if alive == 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        let mut connection = writers.take().await.unwrap();
+        let closed = backend(&mut connection).await;
+        assert!(
+            closed.is_err(),
+            "PostgreSQL closed that session: {closed:?}"
+        );
+        writers.give_back(connection, &closed);
+        let mut connection = writers.take().await.unwrap();
+        let fresh = backend(&mut connection).await.unwrap();
+        assert!(
+            fresh != after_refusal && fresh != pid,
+            "a fresh connection once closed"
+        );
+    }
 }

@@ -483,13 +483,16 @@ async fn no_hot_or_periodic_statement_reads_a_history_table_whole_without_statis
 async fn on_a_store_with_history_the_group_commit_is_planned_once_not_at_every_commit() {
     let url = crate::testing::fresh_postgres_url().await;
     drop(PostgresStore::connect(&url).await.unwrap());
-    // One connection, so that the statement's counters are those of every commit below.
+    // The statement's counters are per connection: every commit below is written on the one
+    // the writers keep.
     let pool = PgPoolOptions::new()
         .max_connections(1)
         .connect_with(super::connect_options(&url).unwrap())
         .await
         .unwrap();
     sqlx::raw_sql(SEED).execute(&pool).await.unwrap();
+    // The group commits' own connection, kept from one to the next.
+    let writers = Arc::new(super::Writers::new(pool.clone()));
     let commits = 12;
     for seq in 5..5 + commits {
         let appends: Arc<[Append]> = ["g500", "g1000"]
@@ -508,7 +511,7 @@ async fn on_a_store_with_history_the_group_commit_is_planned_once_not_at_every_c
                 seating: Seating::Unchanged,
             })
             .into();
-        let refused = super::write_group(pool.clone(), None, appends)
+        let refused = super::write_group(writers.clone(), None, appends)
             .await
             .unwrap();
         assert!(refused.is_empty(), "refused: {refused:?}");
@@ -517,7 +520,7 @@ async fn on_a_store_with_history_the_group_commit_is_planned_once_not_at_every_c
         "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1",
     )
     .bind(APPEND_GROUP)
-    .fetch_one(&pool)
+    .fetch_one(&mut writers.take().await.unwrap())
     .await
     .unwrap();
     assert_eq!(
