@@ -18,8 +18,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::write(out.join("theboss_descriptor.bin"), fds.encode_to_vec())?;
     // Messages and clients first; then the servers, apart, on the messages generated first,
     // with the codec that answers an undecodable request with INVALID_ARGUMENT, and with the
-    // two response types servers send from bytes encoded ahead (`src/encoded.rs`): a
-    // game's update, made once for every stream of the same viewer and the answer to the turn.
+    // three response types servers send from bytes encoded ahead (`src/encoded.rs`): a
+    // game's update, made once for every stream of the same viewer and the answer to the turn,
+    // and a view, from what every viewer sees of the table encoded once per step.
     tonic_prost_build::configure()
         .build_server(false)
         .build_client(true)
@@ -37,6 +38,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .extern_path(
             ".theboss.v1.SubmitActionResponse",
             "crate::encoded::SubmitActionResponse",
+        )
+        .extern_path(
+            ".theboss.v1.GetViewResponse",
+            "crate::encoded::GetViewResponse",
         )
         .extern_path(".theboss.v1", "crate::v1")
         .out_dir(&servers)

@@ -18,6 +18,7 @@
 //!
 //! - [`WatchGameResponse`]: a message, or one update encoded ahead.
 //! - [`SubmitActionResponse`]: a message, or the updates encoded ahead and the seq.
+//! - [`GetViewResponse`]: a message, or a view in its two encoded parts.
 //!
 //! Clients see ordinary `theboss.v1` messages: the bytes written decode as the message they
 //! stand for, and are exactly its encoding but for a view given in parts, whose fields then
@@ -43,6 +44,8 @@ const WATCH_UPDATE: u32 = 2;
 const SUBMIT_UPDATES: u32 = 1;
 /// `SubmitActionResponse.seq`'s field number.
 const SUBMIT_SEQ: u32 = 2;
+/// `GetViewResponse.view`'s field number.
+const GET_VIEW_VIEW: u32 = 1;
 
 /// A `theboss.v1.GameUpdate`'s encoding from its parts encoded ahead: `event`, a
 /// `GameEvent`'s encoding (the same for every viewer who sees it), and `view`, the
@@ -252,6 +255,84 @@ impl Message for SubmitActionResponse {
     }
 }
 
+/// A `theboss.v1.GetViewResponse` to send.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GetViewResponse {
+    /// A message, encoded when sent (an answer forwarded from another replica).
+    Message(Box<v1::GetViewResponse>),
+    /// `view`, in two encoded parts (see the module's header): what every viewer sees of
+    /// the table, encoded once per step and shared, then the viewer's own fields.
+    View { public: Bytes, own: Bytes },
+}
+
+impl GetViewResponse {
+    /// The message, decoded if its view was encoded ahead (for tests and logs).
+    pub fn message(&self) -> Result<v1::GetViewResponse, prost::DecodeError> {
+        match self {
+            GetViewResponse::Message(message) => Ok((**message).clone()),
+            GetViewResponse::View { .. } => {
+                v1::GetViewResponse::decode(self.encode_to_vec().as_slice())
+            }
+        }
+    }
+}
+
+impl Default for GetViewResponse {
+    fn default() -> GetViewResponse {
+        GetViewResponse::Message(Box::default())
+    }
+}
+
+impl From<v1::GetViewResponse> for GetViewResponse {
+    fn from(message: v1::GetViewResponse) -> GetViewResponse {
+        GetViewResponse::Message(Box::new(message))
+    }
+}
+
+impl Message for GetViewResponse {
+    fn encode_raw(&self, buf: &mut impl BufMut) {
+        match self {
+            GetViewResponse::Message(message) => message.encode_raw(buf),
+            GetViewResponse::View { public, own } => {
+                encoding::encode_key(GET_VIEW_VIEW, WireType::LengthDelimited, buf);
+                encoding::encode_varint((public.len() + own.len()) as u64, buf);
+                buf.put_slice(public);
+                buf.put_slice(own);
+            }
+        }
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: WireType,
+        buf: &mut impl Buf,
+        ctx: DecodeContext,
+    ) -> Result<(), prost::DecodeError> {
+        if let GetViewResponse::View { .. } = self {
+            *self = GetViewResponse::Message(Box::new(self.message()?));
+        }
+        match self {
+            GetViewResponse::Message(message) => message.merge_field(tag, wire_type, buf, ctx),
+            GetViewResponse::View { .. } => unreachable!("made a message above"),
+        }
+    }
+
+    fn encoded_len(&self) -> usize {
+        match self {
+            GetViewResponse::Message(message) => message.encoded_len(),
+            GetViewResponse::View { public, own } => {
+                let n = public.len() + own.len();
+                encoding::key_len(GET_VIEW_VIEW) + encoding::encoded_len_varint(n as u64) + n
+            }
+        }
+    }
+
+    fn clear(&mut self) {
+        *self = GetViewResponse::default();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -351,6 +432,70 @@ mod tests {
                 whole_update.encode_to_vec()
             );
         }
+    }
+
+    #[test]
+    fn a_view_in_parts_is_the_get_view_answer_of_their_merge() {
+        let public = v1::GameView {
+            game_id: "g".repeat(150),
+            seq: 7,
+            seats: vec![v1::SeatView {
+                seat: 1,
+                money: 3,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let own = v1::GameView {
+            viewer_seat: Some(1),
+            hand: vec![v1::Card::default(); 2],
+            ..Default::default()
+        };
+        let whole = v1::GetViewResponse {
+            view: Some(v1::GameView {
+                viewer_seat: own.viewer_seat,
+                hand: own.hand.clone(),
+                ..public.clone()
+            }),
+        };
+        // The length of the view takes two bytes here, one below.
+        for (public, own) in [
+            (public.clone(), own.clone()),
+            (v1::GameView::default(), own),
+        ] {
+            let ahead = GetViewResponse::View {
+                public: public.encode_to_vec().into(),
+                own: own.encode_to_vec().into(),
+            };
+            let sent = ahead.encode_to_vec();
+            assert_eq!(ahead.encoded_len(), sent.len());
+            let mut merged = public.clone();
+            merged.merge(own.encode_to_vec().as_slice()).unwrap();
+            let expected = v1::GetViewResponse { view: Some(merged) };
+            assert_eq!(
+                v1::GetViewResponse::decode(sent.as_slice()).unwrap(),
+                expected
+            );
+            assert_eq!(ahead.message().unwrap(), expected);
+        }
+        let both = GetViewResponse::View {
+            public: public.encode_to_vec().into(),
+            own: Bytes::new(),
+        };
+        let spectator = v1::GetViewResponse {
+            view: Some(public.clone()),
+        };
+        assert_eq!(
+            both.encode_to_vec(),
+            spectator.encode_to_vec(),
+            "one part: prost's bytes"
+        );
+        let sent = GetViewResponse::from(whole.clone()).encode_to_vec();
+        assert_eq!(sent, whole.encode_to_vec());
+        assert_eq!(
+            GetViewResponse::decode(sent.as_slice()).unwrap(),
+            GetViewResponse::Message(Box::new(whole))
+        );
     }
 
     #[test]

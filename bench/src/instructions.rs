@@ -10,8 +10,8 @@
 //! Only what follows a process's warm-up counts (`callgrind_control` zeroes its counters,
 //! then dumps them after the measured calls). With `THEBOSS_BENCH_CALLGRIND_DIR=dir` the
 //! dumps are kept there (`echo.1`, the bare calls; per store, `postgres-server.1`, the
-//! health checks through the game server's layers, and `postgres-server.2`, the actions), to
-//! read with `callgrind_annotate --inclusive=yes dir/postgres-server.2`: where each
+//! health checks through the game server's layers, `postgres-server.2`, the actions, and
+//! `postgres-server.3`, the views), to read with `callgrind_annotate --inclusive=yes dir/postgres-server.2`: where each
 //! instruction went.
 
 use std::path::{Path, PathBuf};
@@ -19,7 +19,9 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use tempfile::TempDir;
+use theboss::v1;
 use theboss_bot::load::{self, LoadConfig, SlotPlayers};
+use theboss_client::{Connection, Session};
 use tokio::process::Command;
 use tonic::transport::Endpoint;
 
@@ -30,6 +32,9 @@ use crate::limits::{Until, health_checks};
 /// server's layers.
 const CHECKS: usize = 64 * 60;
 const CALLERS: usize = 64;
+/// `GetView`s counted, `VIEWERS` at a time, all of one seat's view of a game under way.
+const VIEWS: usize = CHECKS;
+const VIEWERS: usize = 16;
 
 /// What a bare tonic unary call (a health check, [`CALLERS`] at a time) costs: the limit.
 /// Counted once a run, for every store's figures.
@@ -50,6 +55,10 @@ pub struct Counted {
     pub per_action: f64,
     pub actions: usize,
     pub games: usize,
+    /// A `GetView` of a game under way, by one of its seats.
+    pub per_view: f64,
+    pub views: usize,
+    pub viewers: usize,
 }
 
 /// Where the dumps go: `THEBOSS_BENCH_CALLGRIND_DIR`, or a temporary directory the caller
@@ -129,6 +138,13 @@ pub async fn count(
     let measured = load::run(&config(games, rounds)).await?;
     anyhow::ensure!(measured.errors == 0, "{} games failed", measured.errors);
     let per_action = server.dump().await? / measured.actions.max(1) as f64;
+    let per_view = {
+        let (seat, game_id) = game_under_way(&url).await?;
+        views(&seat, &game_id, 200).await?;
+        server.zero().await?;
+        views(&seat, &game_id, VIEWS).await?;
+        server.dump().await? / VIEWS as f64
+    };
     server.child.stop().await;
     Ok(Counted {
         bare,
@@ -136,7 +152,51 @@ pub async fn count(
         per_action,
         actions: measured.actions,
         games: measured.games,
+        per_view,
+        views: VIEWS,
+        viewers: VIEWERS,
     })
+}
+
+/// A two-player game dealt and under way, and the session of its first seat.
+async fn game_under_way(url: &str) -> anyhow::Result<(Session, String)> {
+    let connection = Connection::connect(url).await?;
+    let seats = [
+        connection.register("Viewer", true).await?,
+        connection.register("Other", true).await?,
+    ];
+    let settings = v1::GameSettings {
+        players: 2,
+        visibility: v1::Visibility::Unlisted as i32,
+        ..Default::default()
+    };
+    let game_id = seats[0].create_game(settings, Some(7)).await?;
+    for (i, seat) in seats.iter().enumerate() {
+        seat.join(&game_id, Some(i as u32)).await?;
+    }
+    let view = seats[0].view(&game_id).await?;
+    anyhow::ensure!(!view.hand.is_empty(), "the game was not dealt: {view:?}");
+    let [first, _] = seats;
+    Ok((first, game_id))
+}
+
+/// `calls` views of `game_id` by `seat`, [`VIEWERS`] at a time.
+async fn views(seat: &Session, game_id: &str, calls: usize) -> anyhow::Result<()> {
+    let mut viewers = tokio::task::JoinSet::new();
+    for i in 0..VIEWERS {
+        let (seat, game_id) = (seat.clone(), game_id.to_string());
+        let n = calls / VIEWERS + usize::from(i < calls % VIEWERS);
+        viewers.spawn(async move {
+            for _ in 0..n {
+                seat.view(&game_id).await?;
+            }
+            anyhow::Ok(())
+        });
+    }
+    while let Some(done) = viewers.join_next().await {
+        done??;
+    }
+    Ok(())
 }
 
 /// A child process under callgrind.

@@ -227,6 +227,15 @@ impl fmt::Display for Report {
                     i.bare.per_call,
                     ratio(i.server_check_per_call, i.bare.per_call)
                 )?;
+                writeln!(
+                    f,
+                    "| instructions per `GetView` of a game under way, by a seat (callgrind; {} calls, {} callers) | {backend} | {:.0} | a bare unary call {:.0} | {} |",
+                    i.views,
+                    i.viewers,
+                    i.per_view,
+                    i.bare.per_call,
+                    ratio(i.per_view, i.bare.per_call)
+                )?;
             }
             if let Some(h) = &r.history {
                 let label = format!("{:.1}M finished games", h.games as f64 / 1e6);

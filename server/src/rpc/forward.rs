@@ -67,14 +67,17 @@ impl Forwarded for v1::LeaveGameRequest {
 }
 
 impl Forwarded for v1::GetViewRequest {
-    type Reply = v1::GetViewResponse;
+    type Reply = theboss::encoded::GetViewResponse;
 
     fn forward(
         self,
         mut peer: GameServiceClient<Channel>,
         m: MetadataMap,
     ) -> Forwarding<Self::Reply> {
-        Box::pin(async move { peer.get_view(request_with(self, m)).await })
+        Box::pin(async move {
+            let answer = peer.get_view(request_with(self, m)).await?;
+            Ok(answer.map(Into::into))
+        })
     }
 }
 

@@ -100,7 +100,7 @@ impl game_service_server::GameService for GameService {
     async fn get_view(
         &self,
         request: Request<v1::GetViewRequest>,
-    ) -> RpcResult<v1::GetViewResponse> {
+    ) -> RpcResult<theboss::encoded::GetViewResponse> {
         reply(self.view(request).await).await
     }
 

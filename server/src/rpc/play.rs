@@ -3,6 +3,7 @@
 //! every table of its set has ended, and its history reveals the deal only then: its cards
 //! are being played at the other tables.
 
+use theboss::encoded::GetViewResponse;
 use theboss::v1;
 use tonic::Request;
 
@@ -14,6 +15,7 @@ use crate::error::ApiError;
 use crate::game_error::GameError;
 use crate::games::sets::{may_look_on, set_over};
 use crate::limits::fixed::IDEMPOTENCY_KEY_BYTES;
+use crate::store::StoreError;
 use crate::wire;
 
 /// A requested turn, checked for shape (the rules are checked by the engine).
@@ -36,7 +38,7 @@ impl GameService {
     pub(super) async fn view(
         &self,
         request: Request<v1::GetViewRequest>,
-    ) -> Result<v1::GetViewResponse, ApiError> {
+    ) -> Result<GetViewResponse, ApiError> {
         let caller = viewer(&self.auth, &request).await?;
         let (metadata, _, request) = request.into_parts();
         self.view_of(&caller, request, &metadata).await
@@ -55,6 +57,8 @@ impl GameService {
         let view = self
             .view_of(&caller, asked, &metadata)
             .await?
+            .message()
+            .map_err(|e| StoreError::Corrupt(format!("a view the server encoded: {e}")))?
             .view
             .unwrap_or_default();
         let cities = match view.status() {
@@ -79,7 +83,7 @@ impl GameService {
         caller: &Caller,
         request: v1::GetViewRequest,
         metadata: &tonic::metadata::MetadataMap,
-    ) -> Result<v1::GetViewResponse, ApiError> {
+    ) -> Result<GetViewResponse, ApiError> {
         let game_id = checked_id("game_id", &request.game_id)?.to_string();
         // From where the game is run: a view answered after a turn includes it.
         self.on_owner(&game_id, request, metadata, |game| {
@@ -89,9 +93,7 @@ impl GameService {
                 let viewer = wire::viewer_of(&latest.state, &player_id);
                 let seated = latest.state.seat_of(&player_id).is_some();
                 may_look_on(&*self.store, &latest.record, seated).await?;
-                Ok(v1::GetViewResponse {
-                    view: Some(wire::view_after(latest.step(), viewer)),
-                })
+                Ok(wire::view_response(latest.step(), viewer))
             }
         })
         .await

@@ -364,14 +364,7 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
                     .map(|event| table_event_to_wire(event).encode_to_vec())
                     .collect()
             });
-            let public = encodings.public_view.get_or_init(|| {
-                public_view_encoded(
-                    step.record,
-                    step.seed_commitment,
-                    step.state,
-                    step.seq_after(),
-                )
-            });
+            let public = public_part(step);
             let own = own_view_encoded(step.state, viewer, step.deadline);
             let view: [&[u8]; 2] = [public, &own];
             let n = seen.len();
@@ -386,6 +379,27 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
                 .collect()
         })
         .clone()
+}
+
+/// What every viewer sees of the table after `step`: encoded by the first who needs it.
+fn public_part<'a>(step: Step<'a>) -> &'a bytes::Bytes {
+    step.encodings.public_view.get_or_init(|| {
+        public_view_encoded(
+            step.record,
+            step.seed_commitment,
+            step.state,
+            step.seq_after(),
+        )
+    })
+}
+
+/// A viewer's view of the table after `step`, as `GetView` answers it: what every viewer
+/// sees, encoded once per step for all of them, then the viewer's own fields.
+pub fn view_response(step: Step<'_>, viewer: Viewer) -> theboss::encoded::GetViewResponse {
+    theboss::encoded::GetViewResponse::View {
+        public: public_part(step).clone(),
+        own: own_view_encoded(step.state, viewer, step.deadline).into(),
+    }
 }
 
 /// What an action tells the seat that sent it: the events it may see, and the seq after.
@@ -437,6 +451,45 @@ pub fn history_response(
 mod tests {
     use super::*;
     use crate::actor::fixtures;
+
+    /// `GetView` answers with a view in parts, the same parts as the streams'; it must decode
+    /// to exactly the view built whole, for every viewer, before the deal and after.
+    #[tokio::test]
+    async fn a_view_answered_in_parts_is_the_view_built_whole_for_every_viewer() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let (game, players) = fixtures::clocked_two_player_game(store).await;
+        let before_the_deal = game.latest().await.unwrap();
+        fixtures::play_to_end(&game, &players).await;
+        let mut batches = game.watch(Some(0)).await.unwrap().backlog.build();
+        batches.push(before_the_deal);
+        let mut dealt = 0;
+        for batch in &batches {
+            dealt += usize::from(batch.state.game.is_some());
+            for viewer in [
+                Viewer::Seat(0),
+                Viewer::Seat(1),
+                Viewer::Seat(2),
+                Viewer::Spectator,
+            ] {
+                let answer = view_response(batch.step(), viewer);
+                let whole = v1::GetViewResponse {
+                    view: Some(view_after(batch.step(), viewer)),
+                };
+                assert_eq!(
+                    answer.message().unwrap(),
+                    whole,
+                    "{viewer:?}, after {}",
+                    batch.seq_after()
+                );
+                assert_eq!(answer.encoded_len(), answer.encode_to_vec().len());
+            }
+        }
+        assert!(
+            dealt > 20 && dealt < batches.len(),
+            "{dealt} of {} dealt",
+            batches.len()
+        );
+    }
 
     /// The views an action's updates carry are encoded in parts, shared between viewers; the
     /// bytes every stream and answer sends must decode to exactly the messages built whole.
