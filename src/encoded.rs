@@ -1,6 +1,6 @@
-//! The two responses the generated servers may send from bytes encoded ahead: a game's update
-//! is the same for every stream of the same viewer, and for the `SubmitAction` answer of the
-//! seat that caused it, so the server encodes each [`v1::GameUpdate`] once
+//! The three responses the generated servers may send from bytes encoded ahead: a game's
+//! update is the same for every stream of the same viewer, and for the `SubmitAction` answer
+//! of the seat that caused it, so the server encodes each [`v1::GameUpdate`] once
 //! ([`encode_update`], from its event's encoding, itself made once for every viewer who sees
 //! it) and every such answer copies the same bytes into its buffer instead of building and
 //! encoding its own copy.
@@ -9,7 +9,8 @@
 //! order, a field that comes again merges into (or, for a scalar, replaces) the one before,
 //! and a decoder reads the concatenation of two encodings of the same message type as their
 //! merge. So what every viewer sees of a table is encoded once, and each seat's view is that
-//! followed by the encoding of its own fields (its seat, its hand, its legal turns).
+//! followed by the encoding of its own fields (its seat, its hand, its legal turns): in an
+//! update, and in a `GetView` answer, which shares the step's encoding of the first part.
 //!
 //! Both parts are written straight to their encodings from the engine's values, without a
 //! wire message built first: what every viewer sees from the engine's spectator view
@@ -478,7 +479,7 @@ mod tests {
             );
             assert_eq!(ahead.message().unwrap(), expected);
         }
-        let both = GetViewResponse::View {
+        let public_only = GetViewResponse::View {
             public: public.encode_to_vec().into(),
             own: Bytes::new(),
         };
@@ -486,7 +487,7 @@ mod tests {
             view: Some(public.clone()),
         };
         assert_eq!(
-            both.encode_to_vec(),
+            public_only.encode_to_vec(),
             spectator.encode_to_vec(),
             "one part: prost's bytes"
         );

@@ -11,8 +11,8 @@
 //! then dumps them after the measured calls). With `THEBOSS_BENCH_CALLGRIND_DIR=dir` the
 //! dumps are kept there (`echo.1`, the bare calls; per store, `postgres-server.1`, the
 //! health checks through the game server's layers, `postgres-server.2`, the actions, and
-//! `postgres-server.3`, the views), to read with `callgrind_annotate --inclusive=yes dir/postgres-server.2`: where each
-//! instruction went.
+//! `postgres-server.3`, the views), to read with `callgrind_annotate --inclusive=yes
+//! dir/postgres-server.2`: where each instruction went.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -97,8 +97,8 @@ pub async fn count_bare() -> anyhow::Result<Bare> {
     })
 }
 
-/// Counts a health check's instructions through the game server and a persisted action's,
-/// the game server on the database at `url`; `store` names the dumps.
+/// Counts a health check's instructions through the game server, a persisted action's and a
+/// seat's `GetView`'s, the game server on the database at `url`; `store` names the dumps.
 pub async fn count(
     store: &str,
     url: &str,
@@ -217,7 +217,7 @@ impl UnderCallgrind {
     async fn start(dir: &Path, name: &str, args: &[String]) -> anyhow::Result<UnderCallgrind> {
         let out = dir.join(name);
         // A dump left by an earlier run under the same name is not this run's.
-        for n in 1..=2 {
+        for n in 1..=3 {
             let _ = std::fs::remove_file(format!("{}.{n}", out.display()));
         }
         let wrapper = [

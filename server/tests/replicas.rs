@@ -2,7 +2,8 @@
 //! connected to different replicas play games to the end while one replica is killed
 //! (SIGKILL) and another is restarted gracefully (SIGTERM, then started again on its
 //! address). Every game finishes; every acknowledged turn is in the game's log; no stream
-//! skips or repeats an event; every view a seat receives is exactly its own redaction.
+//! skips or repeats an event; every view a seat receives is exactly its own redaction. And a
+//! view or the odds asked of a replica that does not run the game are the seat's own.
 
 mod common;
 
@@ -11,11 +12,11 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::check_redaction;
-use theboss::convert::{turn_to_wire, view_from_wire};
+use common::{check_redaction, engine_part};
+use theboss::convert::{odds_to_wire, turn_to_wire, view_from_wire, view_to_wire};
 use theboss::v1::{self, game_event::Kind};
 use theboss_client::{Connection, FeedItem, FeedOptions, Session, Submitted};
-use theboss_engine::{GameRng, Viewer};
+use theboss_engine::{Game, GameConfig, GameRng, Viewer, face_down_odds};
 use theboss_server::testing;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
@@ -163,6 +164,80 @@ async fn wait_for(acked: &Acked, at_least: usize, deadline: Instant) {
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// `GetView` and `GetOdds` asked of a replica that does not run the game are answered by the
+/// one that does: the seat's own view, exactly, and the engine's deduction from it, turn
+/// after turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_view_and_the_odds_asked_of_another_replica_are_the_seats_own() {
+    let database_url = testing::fresh_postgres_url().await;
+    let replicas = [
+        start(&database_url, "127.0.0.1:0").await,
+        start(&database_url, "127.0.0.1:0").await,
+    ];
+    let mut seats = Vec::new();
+    for (i, replica) in replicas.iter().enumerate() {
+        let connection = Connection::connect(&replica.url()).await.unwrap();
+        seats.push(
+            connection
+                .register(&format!("Seat {i}"), true)
+                .await
+                .unwrap(),
+        );
+    }
+    // Created on replica 0, which runs it; seat 1 asks replica 1.
+    let seed = 901;
+    let settings = v1::GameSettings {
+        players: 2,
+        visibility: v1::Visibility::Unlisted as i32,
+        ..Default::default()
+    };
+    let game_id = seats[0].create_game(settings, Some(seed)).await.unwrap();
+    for (i, session) in seats.iter().enumerate() {
+        session.join(&game_id, Some(i as u32)).await.unwrap();
+    }
+    let mut game = Game::new(&GameConfig::new(2, seed)).unwrap();
+    let mut face_down = 0;
+    for turn in 0..8 {
+        let mut to_move = None;
+        for (seat, session) in seats.iter().enumerate() {
+            let viewer = Viewer::Seat(seat as u8);
+            let view = session.view(&game_id).await.unwrap();
+            assert_eq!(
+                engine_part(&view),
+                view_to_wire(&game.view(viewer)),
+                "seat {seat}, turn {turn}"
+            );
+            let odds = session
+                .game_client()
+                .get_odds(session.request(v1::GetOddsRequest {
+                    game_id: game_id.clone(),
+                }))
+                .await
+                .unwrap()
+                .into_inner();
+            assert_eq!(odds.seq, view.seq);
+            let expected: Vec<v1::CityOdds> = face_down_odds(&game.view(viewer))
+                .iter()
+                .map(odds_to_wire)
+                .collect();
+            assert_eq!(odds.cities, expected, "seat {seat}, turn {turn}");
+            face_down += odds.cities.len();
+            if view.to_move == view.viewer_seat {
+                to_move = Some((seat, view));
+            }
+        }
+        let (seat, view) = to_move.expect("a seat to move");
+        let legal = view_from_wire(&view).unwrap().legal.expect("legal turns");
+        let chosen = legal.nth(0).unwrap();
+        seats[seat]
+            .submit(&game_id, view.seq, turn_to_wire(&chosen))
+            .await
+            .unwrap();
+        game.apply(seat as u8, &chosen).unwrap();
+    }
+    assert!(face_down > 0, "no face-down card was ever deduced");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -81,6 +81,18 @@ impl Forwarded for v1::GetViewRequest {
     }
 }
 
+impl Forwarded for v1::GetOddsRequest {
+    type Reply = v1::GetOddsResponse;
+
+    fn forward(
+        self,
+        mut peer: GameServiceClient<Channel>,
+        m: MetadataMap,
+    ) -> Forwarding<Self::Reply> {
+        Box::pin(async move { peer.get_odds(request_with(self, m)).await })
+    }
+}
+
 impl Forwarded for v1::SubmitActionRequest {
     type Reply = theboss::encoded::SubmitActionResponse;
 

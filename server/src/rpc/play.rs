@@ -3,7 +3,6 @@
 //! every table of its set has ended, and its history reveals the deal only then: its cards
 //! are being played at the other tables.
 
-use theboss::encoded::GetViewResponse;
 use theboss::v1;
 use tonic::Request;
 
@@ -11,11 +10,11 @@ use super::checks::checked_id;
 use super::{GameService, caller, viewer};
 use crate::actor::Submit;
 use crate::auth::Caller;
+use crate::domain::GameStatus;
 use crate::error::ApiError;
 use crate::game_error::GameError;
 use crate::games::sets::{may_look_on, set_over};
 use crate::limits::fixed::IDEMPOTENCY_KEY_BYTES;
-use crate::store::StoreError;
 use crate::wire;
 
 /// A requested turn, checked for shape (the rules are checked by the engine).
@@ -38,43 +37,44 @@ impl GameService {
     pub(super) async fn view(
         &self,
         request: Request<v1::GetViewRequest>,
-    ) -> Result<GetViewResponse, ApiError> {
+    ) -> Result<theboss::encoded::GetViewResponse, ApiError> {
         let caller = viewer(&self.auth, &request).await?;
         let (metadata, _, request) = request.into_parts();
         self.view_of(&caller, request, &metadata).await
     }
 
-    /// What the caller can deduce of the face-down cards: computed from its own view only.
+    /// What the caller can deduce of the face-down cards: computed from its own view only,
+    /// the engine's, where the game is run.
     pub(super) async fn odds(
         &self,
         request: Request<v1::GetOddsRequest>,
     ) -> Result<v1::GetOddsResponse, ApiError> {
         let caller = viewer(&self.auth, &request).await?;
         let (metadata, _, request) = request.into_parts();
-        let asked = v1::GetViewRequest {
-            game_id: request.game_id,
-        };
-        let view = self
-            .view_of(&caller, asked, &metadata)
-            .await?
-            .message()
-            .map_err(|e| StoreError::Corrupt(format!("a view the server encoded: {e}")))?
-            .view
-            .unwrap_or_default();
-        let cities = match view.status() {
-            v1::GameStatus::Running => {
-                let seen = theboss::convert::view_from_wire(&view).map_err(GameError::from)?;
-                theboss_engine::face_down_odds(&seen)
-                    .iter()
-                    .map(theboss::convert::odds_to_wire)
-                    .collect()
+        let game_id = checked_id("game_id", &request.game_id)?.to_string();
+        self.on_owner(&game_id, request, &metadata, |game| {
+            let player_id = caller.id().to_string();
+            async move {
+                let latest = game.latest().await?;
+                let seated = latest.state.seat_of(&player_id).is_some();
+                may_look_on(&*self.store, &latest.record, seated).await?;
+                let viewer = wire::viewer_of(&latest.state, &player_id);
+                let cities = match &latest.state.game {
+                    Some(game) if latest.state.status == GameStatus::Running => {
+                        theboss_engine::face_down_odds(&game.view(viewer))
+                            .iter()
+                            .map(theboss::convert::odds_to_wire)
+                            .collect()
+                    }
+                    _ => Vec::new(),
+                };
+                Ok(v1::GetOddsResponse {
+                    seq: latest.seq_after(),
+                    cities,
+                })
             }
-            _ => Vec::new(),
-        };
-        Ok(v1::GetOddsResponse {
-            seq: view.seq,
-            cities,
         })
+        .await
     }
 
     /// A caller's view of a game, from where the game is run.
@@ -83,7 +83,7 @@ impl GameService {
         caller: &Caller,
         request: v1::GetViewRequest,
         metadata: &tonic::metadata::MetadataMap,
-    ) -> Result<GetViewResponse, ApiError> {
+    ) -> Result<theboss::encoded::GetViewResponse, ApiError> {
         let game_id = checked_id("game_id", &request.game_id)?.to_string();
         // From where the game is run: a view answered after a turn includes it.
         self.on_owner(&game_id, request, metadata, |game| {

@@ -12,9 +12,10 @@ mod vacuum;
 
 use std::str::FromStr;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
 
-use sqlx::PgConnection;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions, PgQueryResult};
+use sqlx::{Connection, PgConnection};
 
 use super::StoreError;
 use super::coordination::Replica;
@@ -212,7 +213,8 @@ impl SqlStore<sqlx::Postgres> {
             None
         };
         let me: Arc<OnceLock<Replica>> = Arc::default();
-        let (writers, replica) = (Arc::new(Writers::new(pool.clone())), me.clone());
+        let writers = Arc::new(Writers::new(pool.clone(), WriterBounds::default()));
+        let replica = me.clone();
         let group = GroupCommit::start(GROUP_LANES, MAX_GROUP, move |appends| {
             write_group(
                 writers.clone(),
@@ -242,40 +244,87 @@ impl SqlStore<sqlx::Postgres> {
 /// which is to say at every action of an idle server. A connection is kept only after a
 /// statement that succeeded: one that failed (PostgreSQL closed it, a conflict, a write
 /// cancelled midway) is dropped, and the next group takes a fresh one from the pool.
+///
+/// What the pool would do for it, the writers do at their own pace: a connection left idle
+/// is pinged before it is used again (a proxy or PostgreSQL may have closed it meanwhile:
+/// HAProxy does after an hour in `deploy/ha`, and `idle_session_timeout` would), and one that
+/// has served long is closed and replaced, as sqlx's `max_lifetime` replaces a pool's.
 struct Writers {
     pool: sqlx::PgPool,
-    kept: Mutex<Vec<PgConnection>>,
+    kept: Mutex<Vec<Kept>>,
+    bounds: WriterBounds,
+}
+
+/// When a kept connection is checked before use, and when it is replaced.
+#[derive(Debug, Clone, Copy)]
+struct WriterBounds {
+    /// Idle for longer than this, a connection is pinged first: a round trip, after a pause.
+    check_after: Duration,
+    /// Kept for longer than this, it is closed and another taken from the pool.
+    lifetime: Duration,
+}
+
+impl Default for WriterBounds {
+    fn default() -> WriterBounds {
+        WriterBounds {
+            check_after: Duration::from_secs(30),
+            lifetime: Duration::from_secs(30 * 60),
+        }
+    }
+}
+
+/// A connection between two groups.
+struct Kept {
+    connection: PgConnection,
+    taken_at: Instant,
+    idle_since: Instant,
 }
 
 impl Writers {
-    fn new(pool: sqlx::PgPool) -> Writers {
+    fn new(pool: sqlx::PgPool, bounds: WriterBounds) -> Writers {
         Writers {
             pool,
             kept: Mutex::new(Vec::with_capacity(GROUP_LANES)),
+            bounds,
         }
     }
 
-    fn kept(&self) -> std::sync::MutexGuard<'_, Vec<PgConnection>> {
+    fn kept(&self) -> std::sync::MutexGuard<'_, Vec<Kept>> {
         // Only pushed to and popped from: a panic elsewhere cannot leave it half-changed.
         self.kept.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A kept connection, or one taken from the pool for good (the pool may open another in
-    /// its place).
-    async fn take(&self) -> Result<PgConnection, sqlx::Error> {
+    /// A kept connection that is still good, or one taken from the pool for good (the pool
+    /// may open another in its place), with when it was taken.
+    async fn take(&self) -> Result<(PgConnection, Instant), sqlx::Error> {
         let kept = self.kept().pop();
-        match kept {
-            Some(connection) => Ok(connection),
-            None => Ok(self.pool.acquire().await?.detach()),
+        if let Some(mut kept) = kept {
+            if kept.taken_at.elapsed() > self.bounds.lifetime {
+                // Said goodbye to, so that PostgreSQL logs no lost connection.
+                let _ = kept.connection.close().await;
+            } else if kept.idle_since.elapsed() <= self.bounds.check_after
+                || kept.connection.ping().await.is_ok()
+            {
+                return Ok((kept.connection, kept.taken_at));
+            }
         }
+        Ok((self.pool.acquire().await?.detach(), Instant::now()))
     }
 
     /// Keeps `connection` for the next group if its statement succeeded. A failure may be
     /// the connection's own (a terminated session's last words are an error from PostgreSQL
     /// too), and failures are rare: a fresh connection costs little then.
-    fn give_back<T>(&self, connection: PgConnection, outcome: &Result<T, sqlx::Error>) {
+    fn give_back<T>(
+        &self,
+        (connection, taken_at): (PgConnection, Instant),
+        outcome: &Result<T, sqlx::Error>,
+    ) {
         if outcome.is_ok() {
-            self.kept().push(connection);
+            self.kept().push(Kept {
+                connection,
+                taken_at,
+                idle_since: Instant::now(),
+            });
         }
     }
 }
@@ -312,7 +361,7 @@ async fn write_group(
     } else {
         APPEND_GROUP_SEATED
     };
-    let mut connection = writers.take().await?;
+    let mut writer = writers.take().await?;
     let written: Result<Vec<(String,)>, sqlx::Error> = sqlx::query_as(statement)
         .bind(&games)
         .bind(seqs)
@@ -331,9 +380,9 @@ async fn write_group(
         .bind(leaves_seat)
         .bind(ends)
         .bind(finished_at)
-        .fetch_all(&mut connection)
+        .fetch_all(&mut writer.0)
         .await;
-    writers.give_back(connection, &written);
+    writers.give_back(writer, &written);
     let written = written?;
     Ok(games
         .into_iter()
@@ -346,70 +395,121 @@ async fn write_group(
 mod tests {
     use super::*;
 
-    async fn backend(connection: &mut PgConnection) -> Result<i32, sqlx::Error> {
+    async fn backend(writer: &mut (PgConnection, Instant)) -> Result<i32, sqlx::Error> {
         sqlx::query_scalar("SELECT pg_backend_pid()")
-            .fetch_one(connection)
+            .fetch_one(&mut writer.0)
             .await
     }
 
-    /// Groups are written on one connection kept from commit to commit; after a failure, on
-    /// a fresh one, whether PostgreSQL refused the statement or closed the session.
+    /// Ends the session `pid` and waits until PostgreSQL has.
+    async fn terminate(pool: &sqlx::PgPool, pid: i32) {
+        let terminated: bool = sqlx::query_scalar("SELECT pg_terminate_backend($1)")
+            .bind(pid)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+        assert!(terminated);
+        for _ in 0..500 {
+            let alive: i64 =
+                sqlx::query_scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = $1")
+                    .bind(pid)
+                    .fetch_one(pool)
+                    .await
+                    .unwrap();
+            if alive == 0 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("session {pid} still there after 5 s");
+    }
+
+    const OK: Result<(), sqlx::Error> = Ok(());
+
+    /// Groups are written on one connection kept from commit to commit, unchecked while it is
+    /// busy; after a failure, on a fresh one, whether PostgreSQL refused the statement or
+    /// closed the session.
     #[tokio::test]
     async fn the_writers_connection_is_kept_until_a_statement_fails() {
         let url = crate::testing::fresh_postgres_url().await;
         let store = PostgresStore::connect(&url).await.unwrap();
-        let writers = Writers::new(store.pool.clone());
+        let writers = Writers::new(store.pool.clone(), WriterBounds::default());
 
-        let mut connection = writers.take().await.unwrap();
-        let first = backend(&mut connection).await;
+        let mut writer = writers.take().await.unwrap();
+        let first = backend(&mut writer).await;
         let pid = *first.as_ref().unwrap();
-        writers.give_back(connection, &first);
-        let mut connection = writers.take().await.unwrap();
-        let again = backend(&mut connection).await;
+        writers.give_back(writer, &first);
+        let mut writer = writers.take().await.unwrap();
+        let again = backend(&mut writer).await;
         assert_eq!(again.as_ref().unwrap(), &pid, "the same connection, kept");
 
-        let refused = sqlx::query("SELECT 1 / 0").execute(&mut connection).await;
+        let refused = sqlx::query("SELECT 1 / 0").execute(&mut writer.0).await;
         assert!(matches!(refused, Err(sqlx::Error::Database(_))));
-        writers.give_back(connection, &refused);
-        let mut connection = writers.take().await.unwrap();
-        let after_refusal = backend(&mut connection).await.unwrap();
+        writers.give_back(writer, &refused);
+        let mut writer = writers.take().await.unwrap();
+        let after_refusal = backend(&mut writer).await.unwrap();
         assert_ne!(
             after_refusal, pid,
             "a fresh connection after a refused statement"
         );
-        writers.give_back(connection, &Ok::<(), sqlx::Error>(()));
+        writers.give_back(writer, &OK);
 
-        let terminated: bool = sqlx::query_scalar("SELECT pg_terminate_backend($1)")
-            .bind(after_refusal)
-            .fetch_one(&store.pool)
-            .await
-            .unwrap();
-        assert!(terminated);
-        // The session ends when its backend sees the signal: wait until it has.
-        for _ in 0..500 {
-            let alive: i64 =
-                sqlx::query_scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = $1")
-                    .bind(after_refusal)
-                    .fetch_one(&store.pool)
-                    .await
-                    .unwrap();
-            if alive == 0 {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-        let mut connection = writers.take().await.unwrap();
-        let closed = backend(&mut connection).await;
+        // Within the idle bound a kept connection is used unchecked: the group meets the
+        // closed session, and the next one a fresh connection.
+        terminate(&store.pool, after_refusal).await;
+        let mut writer = writers.take().await.unwrap();
+        let closed = backend(&mut writer).await;
         assert!(
             closed.is_err(),
             "PostgreSQL closed that session: {closed:?}"
         );
-        writers.give_back(connection, &closed);
-        let mut connection = writers.take().await.unwrap();
-        let fresh = backend(&mut connection).await.unwrap();
+        writers.give_back(writer, &closed);
+        let mut writer = writers.take().await.unwrap();
+        let fresh = backend(&mut writer).await.unwrap();
         assert!(
             fresh != after_refusal && fresh != pid,
             "a fresh connection once closed"
+        );
+    }
+
+    /// A connection left idle past the bound is checked before use, so that one a proxy or
+    /// PostgreSQL closed meanwhile costs no group; one kept past its lifetime is replaced.
+    #[tokio::test]
+    async fn an_idle_writer_is_checked_first_and_an_old_one_replaced() {
+        let url = crate::testing::fresh_postgres_url().await;
+        let store = PostgresStore::connect(&url).await.unwrap();
+        let checked = WriterBounds {
+            check_after: Duration::ZERO,
+            lifetime: Duration::from_secs(3600),
+        };
+        let writers = Writers::new(store.pool.clone(), checked);
+        let mut writer = writers.take().await.unwrap();
+        let pid = backend(&mut writer).await.unwrap();
+        writers.give_back(writer, &OK);
+        let mut writer = writers.take().await.unwrap();
+        assert_eq!(backend(&mut writer).await.unwrap(), pid, "alive: kept");
+        writers.give_back(writer, &OK);
+        terminate(&store.pool, pid).await;
+        let mut writer = writers.take().await.unwrap();
+        let replaced = backend(&mut writer).await;
+        assert!(
+            replaced.as_ref().is_ok_and(|&p| p != pid),
+            "the closed session found before use and replaced: {replaced:?}"
+        );
+
+        let old = WriterBounds {
+            check_after: Duration::from_secs(3600),
+            lifetime: Duration::ZERO,
+        };
+        let writers = Writers::new(store.pool.clone(), old);
+        let mut writer = writers.take().await.unwrap();
+        let pid = backend(&mut writer).await.unwrap();
+        writers.give_back(writer, &OK);
+        let mut writer = writers.take().await.unwrap();
+        assert_ne!(
+            backend(&mut writer).await.unwrap(),
+            pid,
+            "past its lifetime: replaced"
         );
     }
 }

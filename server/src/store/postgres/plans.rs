@@ -492,7 +492,7 @@ async fn on_a_store_with_history_the_group_commit_is_planned_once_not_at_every_c
         .unwrap();
     sqlx::raw_sql(SEED).execute(&pool).await.unwrap();
     // The group commits' own connection, kept from one to the next.
-    let writers = Arc::new(super::Writers::new(pool.clone()));
+    let writers = Arc::new(super::Writers::new(pool.clone(), Default::default()));
     let commits = 12;
     for seq in 5..5 + commits {
         let appends: Arc<[Append]> = ["g500", "g1000"]
@@ -520,7 +520,7 @@ async fn on_a_store_with_history_the_group_commit_is_planned_once_not_at_every_c
         "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1",
     )
     .bind(APPEND_GROUP)
-    .fetch_one(&mut writers.take().await.unwrap())
+    .fetch_one(&mut writers.take().await.unwrap().0)
     .await
     .unwrap();
     assert_eq!(
