@@ -111,9 +111,9 @@ enum Part {
     Attack,
     /// The same figures on an empty store and on one with a million finished games.
     History,
-    /// Instructions per persisted action, per health check through the game server and per
-    /// bare call, counted under callgrind (valgrind): steadier than CPU times on a shared
-    /// machine, to compare builds.
+    /// Instructions per persisted action, per health check through the game server, per
+    /// seat's `GetView` and per bare call, counted under callgrind (valgrind): steadier than
+    /// CPU times on a shared machine, to compare builds.
     Instructions,
 }
 
