@@ -67,12 +67,8 @@ pub fn encode_update(
         encoding::uint64::encode(UPDATE_SEQ, &seq, &mut buf);
     }
     put_message_field(UPDATE_EVENT, event, &mut buf);
-    if let (Some(parts), Some(n)) = (view, view_len) {
-        encoding::encode_key(UPDATE_VIEW, WireType::LengthDelimited, &mut buf);
-        encoding::encode_varint(n as u64, &mut buf);
-        for part in parts {
-            buf.put_slice(part);
-        }
+    if let Some(parts) = view {
+        put_parts_field(UPDATE_VIEW, parts, &mut buf);
     }
     if action_complete {
         encoding::bool::encode(UPDATE_ACTION_COMPLETE, &action_complete, &mut buf);
@@ -82,14 +78,29 @@ pub fn encode_update(
 
 /// Writes `bytes`, a message's encoding, as field `tag` of the message being encoded.
 fn put_message_field(tag: u32, bytes: &[u8], buf: &mut impl BufMut) {
+    put_parts_field(tag, &[bytes], buf);
+}
+
+/// Writes `parts`, encodings of parts of one message, as field `tag` of the message being
+/// encoded: a decoder reads them as their merge (see the module's header).
+fn put_parts_field(tag: u32, parts: &[&[u8]], buf: &mut impl BufMut) {
+    let n: usize = parts.iter().map(|p| p.len()).sum();
     encoding::encode_key(tag, WireType::LengthDelimited, buf);
-    encoding::encode_varint(bytes.len() as u64, buf);
-    buf.put_slice(bytes);
+    encoding::encode_varint(n as u64, buf);
+    for part in parts {
+        buf.put_slice(part);
+    }
 }
 
 /// The length [`put_message_field`] writes.
 fn message_field_len(tag: u32, bytes: &[u8]) -> usize {
-    encoding::key_len(tag) + encoding::encoded_len_varint(bytes.len() as u64) + bytes.len()
+    parts_field_len(tag, &[bytes])
+}
+
+/// The length [`put_parts_field`] writes.
+fn parts_field_len(tag: u32, parts: &[&[u8]]) -> usize {
+    let n: usize = parts.iter().map(|p| p.len()).sum();
+    encoding::key_len(tag) + encoding::encoded_len_varint(n as u64) + n
 }
 
 /// A `theboss.v1.WatchGameResponse` to send.
@@ -295,10 +306,7 @@ impl Message for GetViewResponse {
         match self {
             GetViewResponse::Message(message) => message.encode_raw(buf),
             GetViewResponse::View { public, own } => {
-                encoding::encode_key(GET_VIEW_VIEW, WireType::LengthDelimited, buf);
-                encoding::encode_varint((public.len() + own.len()) as u64, buf);
-                buf.put_slice(public);
-                buf.put_slice(own);
+                put_parts_field(GET_VIEW_VIEW, &[public, own], buf);
             }
         }
     }
@@ -322,10 +330,7 @@ impl Message for GetViewResponse {
     fn encoded_len(&self) -> usize {
         match self {
             GetViewResponse::Message(message) => message.encoded_len(),
-            GetViewResponse::View { public, own } => {
-                let n = public.len() + own.len();
-                encoding::key_len(GET_VIEW_VIEW) + encoding::encoded_len_varint(n as u64) + n
-            }
+            GetViewResponse::View { public, own } => parts_field_len(GET_VIEW_VIEW, &[public, own]),
         }
     }
 

@@ -3,13 +3,15 @@
 //! every table of its set has ended, and its history reveals the deal only then: its cards
 //! are being played at the other tables.
 
+use std::sync::Arc;
+
 use theboss::v1;
+use theboss_engine::Viewer;
 use tonic::Request;
 
 use super::checks::checked_id;
 use super::{GameService, caller, viewer};
-use crate::actor::Submit;
-use crate::auth::Caller;
+use crate::actor::{Batch, GameHandle, Submit};
 use crate::domain::GameStatus;
 use crate::error::ApiError;
 use crate::game_error::GameError;
@@ -39,8 +41,15 @@ impl GameService {
         request: Request<v1::GetViewRequest>,
     ) -> Result<theboss::encoded::GetViewResponse, ApiError> {
         let caller = viewer(&self.auth, &request).await?;
+        let player_id = caller.id();
         let (metadata, _, request) = request.into_parts();
-        self.view_of(&caller, request, &metadata).await
+        let game_id = checked_id("game_id", &request.game_id)?.to_string();
+        // From where the game is run: a view answered after a turn includes it.
+        self.on_owner(&game_id, request, &metadata, |game| async move {
+            let (latest, viewer) = self.seen_by(&game, player_id).await?;
+            Ok(wire::view_response(latest.step(), viewer))
+        })
+        .await
     }
 
     /// What the caller can deduce of the face-down cards: computed from its own view only,
@@ -50,53 +59,40 @@ impl GameService {
         request: Request<v1::GetOddsRequest>,
     ) -> Result<v1::GetOddsResponse, ApiError> {
         let caller = viewer(&self.auth, &request).await?;
+        let player_id = caller.id();
         let (metadata, _, request) = request.into_parts();
         let game_id = checked_id("game_id", &request.game_id)?.to_string();
-        self.on_owner(&game_id, request, &metadata, |game| {
-            let player_id = caller.id().to_string();
-            async move {
-                let latest = game.latest().await?;
-                let seated = latest.state.seat_of(&player_id).is_some();
-                may_look_on(&*self.store, &latest.record, seated).await?;
-                let viewer = wire::viewer_of(&latest.state, &player_id);
-                let cities = match &latest.state.game {
-                    Some(game) if latest.state.status == GameStatus::Running => {
-                        theboss_engine::face_down_odds(&game.view(viewer))
-                            .iter()
-                            .map(theboss::convert::odds_to_wire)
-                            .collect()
-                    }
-                    _ => Vec::new(),
-                };
-                Ok(v1::GetOddsResponse {
-                    seq: latest.seq_after(),
-                    cities,
-                })
-            }
+        self.on_owner(&game_id, request, &metadata, |game| async move {
+            let (latest, viewer) = self.seen_by(&game, player_id).await?;
+            let cities = match &latest.state.game {
+                Some(game) if latest.state.status == GameStatus::Running => {
+                    theboss_engine::face_down_odds(&game.view(viewer))
+                        .iter()
+                        .map(theboss::convert::odds_to_wire)
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+            Ok(v1::GetOddsResponse {
+                seq: latest.seq_after(),
+                cities,
+            })
         })
         .await
     }
 
-    /// A caller's view of a game, from where the game is run.
-    async fn view_of(
+    /// The game's last step and who the caller is at its table, once it may look on (a table
+    /// of a duplicate set still played is read by its own players only).
+    async fn seen_by(
         &self,
-        caller: &Caller,
-        request: v1::GetViewRequest,
-        metadata: &tonic::metadata::MetadataMap,
-    ) -> Result<theboss::encoded::GetViewResponse, ApiError> {
-        let game_id = checked_id("game_id", &request.game_id)?.to_string();
-        // From where the game is run: a view answered after a turn includes it.
-        self.on_owner(&game_id, request, metadata, |game| {
-            let player_id = caller.id().to_string();
-            async move {
-                let latest = game.latest().await?;
-                let viewer = wire::viewer_of(&latest.state, &player_id);
-                let seated = latest.state.seat_of(&player_id).is_some();
-                may_look_on(&*self.store, &latest.record, seated).await?;
-                Ok(wire::view_response(latest.step(), viewer))
-            }
-        })
-        .await
+        game: &GameHandle,
+        player_id: &str,
+    ) -> Result<(Arc<Batch>, Viewer), ApiError> {
+        let latest = game.latest().await?;
+        let seated = latest.state.seat_of(player_id).is_some();
+        may_look_on(&*self.store, &latest.record, seated).await?;
+        let viewer = wire::viewer_of(&latest.state, player_id);
+        Ok((latest, viewer))
     }
 
     pub(super) async fn submit(
