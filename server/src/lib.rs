@@ -12,6 +12,7 @@
 //! into protobuf; [`auth`] and [`quota`] admit callers; [`error`] makes every status.
 
 pub mod actor;
+pub mod allocator;
 pub mod auth;
 pub mod config;
 pub mod domain;

@@ -102,6 +102,7 @@ pub async fn serve(config: &Config, shutdown: impl Future<Output = ()>) -> Resul
         cluster: shared.map(|shared| (shared, config.cluster_options())),
     };
     net::raise_fd_limit();
+    crate::allocator::tune();
     let served = run(listener, storage, config.options(), shutdown).await;
     let _ = metrics_stop.send(());
     served
