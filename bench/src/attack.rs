@@ -118,6 +118,53 @@ fn loopback(last: u8) -> IpAddr {
     IpAddr::from([127, 0, 0, last])
 }
 
+/// The connections over the server's cap per address that each address of the
+/// idle-connections attack opens again at every sweep (the server closes them as they come).
+const IDLE_OVER_CAP: usize = 32;
+
+/// How often the idle-connections attack opens again what the server closed: with
+/// [`IDLE_OVER_CAP`], 320 connections a second per address, 2,560 in all.
+const IDLE_SWEEP: Duration = Duration::from_millis(100);
+
+/// Opens the `n`th idle connection from `from`: silent, with the HTTP/2 preface alone, or
+/// with half an HTTP/1.1 request.
+async fn idle_connection(server: SocketAddr, from: IpAddr, n: u64) -> std::io::Result<TcpStream> {
+    let socket = TcpSocket::new_v4()?;
+    socket.bind(SocketAddr::new(from, 0))?;
+    let mut stream = socket.connect(server).await?;
+    match n % 3 {
+        0 => {}
+        1 => {
+            stream
+                .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+                .await?
+        }
+        _ => {
+            stream
+                .write_all(
+                    b"POST /theboss.v1.GameService/ListGames HTTP/1.1\r\n\
+                      Host: x\r\nContent-Type: application/grpc-web+proto\r\n\
+                      Content-Length: 100\r\n\r\n\0\0",
+                )
+                .await?
+        }
+    }
+    Ok(stream)
+}
+
+/// Whether the server still holds `stream` open (what it sent meanwhile is read and dropped).
+fn still_open(stream: &TcpStream) -> bool {
+    let mut sink = [0u8; 4096];
+    loop {
+        match stream.try_read(&mut sink) {
+            Ok(0) => return false,
+            Ok(_) => continue,
+            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
 /// Each attack, started; it runs until `stop` turns true.
 async fn start(
     attack: &'static str,
@@ -162,45 +209,34 @@ async fn start(
         }
         "idle connections" => {
             // Connections that send nothing, only the HTTP/2 preface, or half a request,
-            // from eight addresses, as many as the server keeps (row 4).
+            // from eight addresses: each holds as many as the server keeps from one address
+            // and some over, and every sweep opens again those the server closed (the ones
+            // over its cap at once, the silent ones after its handshake timeout) (row 4).
+            // A fixed number and a fixed pace, so that the row measures the same attack at
+            // every run: opening as fast as the attacker could made it depend on how much
+            // CPU the attacker got, from a thousand connections a run to fifteen.
             for a in 0..8u8 {
                 let (answers, stop) = (answers.clone(), stop.clone());
+                let keep = theboss_server::Limits::default().connections_per_address as usize
+                    + IDLE_OVER_CAP;
                 tasks.spawn(async move {
                     let mut held: Vec<TcpStream> = Vec::new();
                     let mut n = 0u64;
+                    let mut sweep = tokio::time::interval(IDLE_SWEEP);
                     while !*stop.borrow() {
-                        let socket = match TcpSocket::new_v4() {
-                            Ok(socket) => socket,
-                            Err(_) => break,
-                        };
-                        if socket.bind(SocketAddr::new(loopback(10 + a), 0)).is_err() {
-                            break;
-                        }
-                        match socket.connect(server).await {
-                            Ok(mut stream) => {
-                                n += 1;
-                                let _ = match n % 3 {
-                                    0 => Ok(()),
-                                    1 => stream.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").await,
-                                    _ => {
-                                        stream
-                                            .write_all(
-                                                b"POST /theboss.v1.GameService/ListGames HTTP/1.1\r\n\
-                                                  Host: x\r\nContent-Type: application/grpc-web+proto\r\n\
-                                                  Content-Length: 100\r\n\r\n\0\0",
-                                            )
-                                            .await
-                                    }
-                                };
-                                tally(&answers, "opened");
-                                held.push(stream);
-                                if held.len() > 2500 {
-                                    held.drain(..500);
+                        sweep.tick().await;
+                        held.retain(still_open);
+                        while held.len() < keep && !*stop.borrow() {
+                            match idle_connection(server, loopback(10 + a), n).await {
+                                Ok(stream) => {
+                                    n += 1;
+                                    tally(&answers, "opened");
+                                    held.push(stream);
                                 }
-                            }
-                            Err(_) => {
-                                tally(&answers, "connect failed");
-                                tokio::time::sleep(Duration::from_millis(10)).await;
+                                Err(_) => {
+                                    tally(&answers, "connect failed");
+                                    break;
+                                }
                             }
                         }
                     }
