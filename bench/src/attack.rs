@@ -214,7 +214,7 @@ async fn start(
             // over its cap at once, the silent ones after its handshake timeout) (row 4).
             // A fixed number and a fixed pace, so that the row measures the same attack at
             // every run: opening as fast as the attacker could made it depend on how much
-            // CPU the attacker got, from a thousand connections a run to fifteen.
+            // CPU the attacker got, from about a thousand connections a run to fifteen thousand.
             for a in 0..8u8 {
                 let (answers, stop) = (answers.clone(), stop.clone());
                 let keep = theboss_server::Limits::default().connections_per_address as usize
