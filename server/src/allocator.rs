@@ -7,7 +7,7 @@
 //! (every action's views, frames and statement arguments), so pages were given back and
 //! faulted in again, as transparent huge pages, each cleared by the kernel: about 2,000
 //! faults in 6 s of the load benchmark, the kernel clearing pages for 4% of the server's
-//! samples under `perf`, and the server's CPU per action 15% higher than with the delay
+//! samples under `perf`, and the server's CPU per action 18% higher than with the delay
 //! below (medians of four runs each, alternated). Ten seconds keeps what a steady load
 //! reuses, and still gives back what a burst left (a flood of streams closed, a restart's
 //! catch-up) soon after.
