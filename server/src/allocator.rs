@@ -39,10 +39,7 @@ pub fn tune() {
 /// The purge delay to set, given the environment's setting, if any: none if the operator
 /// chose one.
 fn purge_delay(from_environment: Option<&OsStr>) -> Option<c_long> {
-    match from_environment {
-        Some(_) => None,
-        None => Some(PURGE_DELAY_MS),
-    }
+    from_environment.is_none().then_some(PURGE_DELAY_MS)
 }
 
 #[cfg(test)]
