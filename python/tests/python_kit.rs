@@ -3,6 +3,10 @@
 //!
 //! 1. Builds the kit's one abi3 wheel, once: `maturin build --release` (maturin from
 //!    `requirements-build.txt`, in a tools environment kept under `target/python-kit`).
+//!    While it compiles, the two environments below are made and given what `pyproject.toml`
+//!    declares: installing the wheel then adds the package alone, each requirement being
+//!    already met at the version its constraints file pins. No test runs meanwhile, so the
+//!    installs compete with the compiler only.
 //! 2. Installs that wheel in a fresh virtual environment with every extra, under
 //!    `constraints-highest.txt` (the newest protobuf and gRPC the kit declares), and there:
 //!    type-checks the package and the examples with mypy (`pyproject.toml` says what), then
@@ -20,7 +24,7 @@
 //! 3.11 or later (the kit runs on 3.10, but OpenSpiel's wheels need 3.11).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command};
 use std::time::Instant;
 
 fn run(what: &str, command: &mut Command) {
@@ -105,6 +109,66 @@ impl Venv {
     }
 }
 
+/// A command running beside the test's own steps; killed if the test fails before it ends.
+struct Background {
+    what: &'static str,
+    child: Child,
+    started: Instant,
+}
+
+impl Background {
+    fn start(what: &'static str, command: &mut Command) -> Background {
+        let child = command
+            .spawn()
+            .unwrap_or_else(|e| panic!("{what}: cannot start {command:?}: {e}"));
+        Background {
+            what,
+            child,
+            started: Instant::now(),
+        }
+    }
+
+    /// Waits for the command; fails the test if it failed.
+    fn finish(mut self) {
+        let status = self
+            .child
+            .wait()
+            .unwrap_or_else(|e| panic!("{}: {e}", self.what));
+        assert!(status.success(), "{} failed ({status})", self.what);
+        eprintln!(
+            "python kit: {}: {:.1} s",
+            self.what,
+            self.started.elapsed().as_secs_f64()
+        );
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        // After `finish` the child is reaped already, and both calls do nothing.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Writes to `out` the requirements `pyproject.toml` declares for the package and `extras`:
+/// what an environment can install before the wheel exists.
+fn declared_requirements(python: &str, kit: &Path, extras: &[&str], out: &Path) {
+    const LIST: &str = "import sys, tomllib\n\
+        project = tomllib.load(open('pyproject.toml', 'rb'))['project']\n\
+        wanted = list(project['dependencies'])\n\
+        for extra in sys.argv[2:]:\n    wanted += project['optional-dependencies'][extra]\n\
+        open(sys.argv[1], 'w').write('\\n'.join(wanted) + '\\n')\n";
+    run(
+        &format!("listing what pyproject.toml declares for {extras:?}"),
+        Command::new(python)
+            .current_dir(kit)
+            .args(["-c", LIST])
+            .arg(out)
+            .args(extras),
+    );
+}
+
 /// The one wheel maturin built into `dir`.
 fn wheel_in(dir: &Path) -> PathBuf {
     let wheels: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -144,22 +208,53 @@ fn the_python_kit_builds_one_wheel_that_passes_its_tests_at_both_ends_of_its_ran
     if wheels.exists() {
         std::fs::remove_dir_all(&wheels).expect("the old wheels removed");
     }
-    run(
+    let building = Background::start(
         "maturin build --release",
         tools
             .command(tools.dir.join("bin").join("maturin"))
             .args(["build", "--release", "--quiet", "--out"])
             .arg(&wheels),
     );
+
+    // Meanwhile, each environment's requirements but the wheel.
+    const HIGHEST_EXTRAS: &str = "pettingzoo,openspiel,typing,test";
+    const LOWEST_EXTRAS: &str = "pettingzoo,test";
+    let prepare = |name: &str, extras: &str, checkers: &[&str], constraints: &str| {
+        let venv = Venv::new(&python, root.join(name), kit, true);
+        let declared = root.join(format!("declared-{name}.txt"));
+        let extras: Vec<&str> = extras.split(',').collect();
+        declared_requirements(&python, kit, &extras, &declared);
+        let declared = declared.to_str().expect("a UTF-8 path");
+        let mut args = vec!["-r", declared, "-r", "requirements-test.txt"];
+        args.extend_from_slice(checkers);
+        args.extend_from_slice(&["-c", constraints]);
+        venv.pip_install(
+            &format!("installing the {name} environment's requirements, while the wheel builds"),
+            &args,
+        );
+        venv
+    };
+    let highest = prepare(
+        "highest",
+        HIGHEST_EXTRAS,
+        &["mypy"],
+        "constraints-highest.txt",
+    );
+    let lowest = prepare(
+        "lowest",
+        LOWEST_EXTRAS,
+        &["grpcio-tools"],
+        "constraints-lowest.txt",
+    );
+    building.finish();
     let wheel = wheel_in(&wheels);
     let wheel = wheel.to_str().expect("a UTF-8 path");
 
     // 2. The newest versions: mypy and the whole suite.
-    let highest = Venv::new(&python, root.join("highest"), kit, true);
     highest.pip_install(
         "installing the wheel (newest dependencies)",
         &[
-            &format!("{wheel}[pettingzoo,openspiel,typing,test]"),
+            &format!("{wheel}[{HIGHEST_EXTRAS}]"),
             "-r",
             "requirements-test.txt",
             "mypy",
@@ -192,11 +287,10 @@ fn the_python_kit_builds_one_wheel_that_passes_its_tests_at_both_ends_of_its_ran
     );
 
     // 3. The oldest versions: the generated modules and the suite.
-    let lowest = Venv::new(&python, root.join("lowest"), kit, true);
     lowest.pip_install(
         "installing the wheel (oldest dependencies)",
         &[
-            &format!("{wheel}[pettingzoo,test]"),
+            &format!("{wheel}[{LOWEST_EXTRAS}]"),
             "-r",
             "requirements-test.txt",
             "grpcio-tools",
