@@ -49,10 +49,14 @@ def server_args(quotas: Optional[dict[str, str]] = None, args: Optional[list[str
 @functools.cache
 def built() -> pathlib.Path:
     """The workspace's debug binaries directory, the server and the CLI brought up to date
-    by one build (one resolution of their features, so one build serves both)."""
+    by one build. Its features are resolved as ``cargo test --workspace`` resolves them: for
+    the whole workspace, dev-dependencies included (building one test target, the kit's own,
+    includes them). Under that command the binaries it built are then up to date; resolved
+    for these two packages alone, their dependencies' features differ, and tokio, hyper,
+    tonic, sqlx and the server were compiled a second time while the tests waited."""
     subprocess.run(
-        ["cargo", "build", "--quiet", "-p", "theboss-server", "-p", "theboss-cli",
-         "--bin", "theboss-server", "--bin", "boss"],
+        ["cargo", "build", "--quiet", "--workspace", "--bin", "theboss-server", "--bin", "boss",
+         "--test", "python_kit"],
         cwd=REPO, check=True,
     )
     return pathlib.Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "debug"
