@@ -169,6 +169,47 @@ fn declared_requirements(python: &str, kit: &Path, extras: &[&str], out: &Path) 
     );
 }
 
+/// An environment the wheel is tested in: the extras it is installed with, the tools beside
+/// them, and the constraints file that pins every version.
+struct Environment {
+    name: &'static str,
+    /// Which end of the declared ranges, for the log.
+    versions: &'static str,
+    extras: &'static str,
+    tools: &'static [&'static str],
+    constraints: &'static str,
+}
+
+/// The newest versions the kit declares: mypy and the whole suite run there.
+const HIGHEST: Environment = Environment {
+    name: "highest",
+    versions: "newest",
+    extras: "pettingzoo,openspiel,typing,test",
+    tools: &["mypy"],
+    constraints: "constraints-highest.txt",
+};
+
+/// The oldest versions: the generated modules are checked with the grpcio-tools there.
+const LOWEST: Environment = Environment {
+    name: "lowest",
+    versions: "oldest",
+    extras: "pettingzoo,test",
+    tools: &["grpcio-tools"],
+    constraints: "constraints-lowest.txt",
+};
+
+impl Environment {
+    /// pip's arguments: `what`, then the test requirements and the tools, all under the
+    /// constraints.
+    fn install_args<'a>(&'a self, what: &[&'a str]) -> Vec<&'a str> {
+        let mut args = what.to_vec();
+        args.extend_from_slice(&["-r", "requirements-test.txt"]);
+        args.extend_from_slice(self.tools);
+        args.extend_from_slice(&["-c", self.constraints]);
+        args
+    }
+}
+
 /// The one wheel maturin built into `dir`.
 fn wheel_in(dir: &Path) -> PathBuf {
     let wheels: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -217,51 +258,36 @@ fn the_python_kit_builds_one_wheel_that_passes_its_tests_at_both_ends_of_its_ran
     );
 
     // Meanwhile, each environment's requirements but the wheel.
-    const HIGHEST_EXTRAS: &str = "pettingzoo,openspiel,typing,test";
-    const LOWEST_EXTRAS: &str = "pettingzoo,test";
-    let prepare = |name: &str, extras: &str, checkers: &[&str], constraints: &str| {
-        let venv = Venv::new(&python, root.join(name), kit, true);
-        let declared = root.join(format!("declared-{name}.txt"));
-        let extras: Vec<&str> = extras.split(',').collect();
+    let prepare = |spec: &Environment| {
+        let venv = Venv::new(&python, root.join(spec.name), kit, true);
+        let declared = root.join(format!("declared-{}.txt", spec.name));
+        let extras: Vec<&str> = spec.extras.split(',').collect();
         declared_requirements(&python, kit, &extras, &declared);
         let declared = declared.to_str().expect("a UTF-8 path");
-        let mut args = vec!["-r", declared, "-r", "requirements-test.txt"];
-        args.extend_from_slice(checkers);
-        args.extend_from_slice(&["-c", constraints]);
         venv.pip_install(
-            &format!("installing the {name} environment's requirements, while the wheel builds"),
-            &args,
+            &format!(
+                "installing the {} dependencies, while the wheel builds",
+                spec.versions
+            ),
+            &spec.install_args(&["-r", declared]),
         );
         venv
     };
-    let highest = prepare(
-        "highest",
-        HIGHEST_EXTRAS,
-        &["mypy"],
-        "constraints-highest.txt",
-    );
-    let lowest = prepare(
-        "lowest",
-        LOWEST_EXTRAS,
-        &["grpcio-tools"],
-        "constraints-lowest.txt",
-    );
+    let highest = prepare(&HIGHEST);
+    let lowest = prepare(&LOWEST);
     building.finish();
     let wheel = wheel_in(&wheels);
     let wheel = wheel.to_str().expect("a UTF-8 path");
+    // The wheel's own requirements are met already: this adds the package.
+    let install_wheel = |venv: &Venv, spec: &Environment| {
+        venv.pip_install(
+            &format!("installing the wheel ({} dependencies)", spec.versions),
+            &spec.install_args(&[&format!("{wheel}[{}]", spec.extras)]),
+        );
+    };
 
     // 2. The newest versions: mypy and the whole suite.
-    highest.pip_install(
-        "installing the wheel (newest dependencies)",
-        &[
-            &format!("{wheel}[{HIGHEST_EXTRAS}]"),
-            "-r",
-            "requirements-test.txt",
-            "mypy",
-            "-c",
-            "constraints-highest.txt",
-        ],
-    );
+    install_wheel(&highest, &HIGHEST);
     highest.python_module(
         "mypy (the package and the examples)",
         &["-m", "mypy", "--no-incremental"],
@@ -287,17 +313,7 @@ fn the_python_kit_builds_one_wheel_that_passes_its_tests_at_both_ends_of_its_ran
     );
 
     // 3. The oldest versions: the generated modules and the suite.
-    lowest.pip_install(
-        "installing the wheel (oldest dependencies)",
-        &[
-            &format!("{wheel}[{LOWEST_EXTRAS}]"),
-            "-r",
-            "requirements-test.txt",
-            "grpcio-tools",
-            "-c",
-            "constraints-lowest.txt",
-        ],
-    );
+    install_wheel(&lowest, &LOWEST);
     lowest.python_module(
         "the generated protobuf modules match proto/",
         &["generate_protos.py", "--check"],
