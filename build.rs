@@ -21,9 +21,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // three response types servers send from bytes encoded ahead (`src/encoded.rs`): a
     // game's update, made once for every stream of the same viewer and the answer to the turn,
     // and a view, from what every viewer sees of the table encoded once per step.
+    // The clients and servers need tonic: they exist with the crate's `grpc` feature only.
     tonic_prost_build::configure()
         .build_server(false)
         .build_client(true)
+        .client_mod_attribute(".", "#[cfg(feature = \"grpc\")]")
         .compile_fds(fds.clone())?;
     let servers = out.join("servers");
     std::fs::create_dir_all(&servers)?;

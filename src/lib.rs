@@ -3,7 +3,12 @@
 //! Generated Rust bindings for the `theboss.v1` gRPC contract in `proto/`: messages, the
 //! `GameService` client and server traits, and the file descriptor set for reflection.
 //! The proto files are the contract; this crate only compiles them.
+//!
+//! The clients, the servers and their codec come with the `grpc` feature (on by default).
+//! Without it the crate is the messages, their conversions and the record format alone, on
+//! prost, with no network stack to compile: the Python kit's extension depends on it so.
 
+#[cfg(feature = "grpc")]
 pub mod codec;
 pub mod convert;
 pub mod encoded;
@@ -13,7 +18,8 @@ pub mod record;
 pub mod v1 {
     //! Package `theboss.v1`.
     #![allow(clippy::all, missing_docs)]
-    tonic::include_proto!("theboss.v1");
+    include!(concat!(env!("OUT_DIR"), "/theboss.v1.rs"));
+    #[cfg(feature = "grpc")]
     include!(concat!(env!("OUT_DIR"), "/servers/theboss.v1.rs"));
 }
 
