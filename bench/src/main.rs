@@ -371,6 +371,7 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
             }
             if args.runs(Part::Load) {
                 eprintln!("{backend}: {} concurrent games…", args.games);
+                let rss_before = server.rss().unwrap_or(0);
                 let cpu = server.trace_cpu();
                 let started = Instant::now();
                 let load = load::run(&LoadConfig {
@@ -383,6 +384,7 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
                 })
                 .await?;
                 let cpu = cpu.finish().await;
+                report.backend(backend).load_rss = Some((rss_before, server.rss().unwrap_or(0)));
                 anyhow::ensure!(load.errors == 0, "{} load games failed", load.errors);
                 let steady = load.steady.ok_or_else(|| {
                     anyhow::anyhow!(

@@ -41,6 +41,8 @@ pub struct BackendReport {
     pub load_cpu_per_action: Option<Duration>,
     /// The same over the whole of `load`, its cold start and tail included.
     pub load_cpu_whole_run: Option<Duration>,
+    /// The server's resident memory before `load` and at its end (bytes).
+    pub load_rss: Option<(u64, u64)>,
     pub restart: Option<Restart>,
     pub history: Option<HistoryScale>,
     /// Instructions counted under callgrind.
@@ -204,6 +206,15 @@ impl fmt::Display for Report {
                     load.concurrent,
                     P50P99(&sample)
                 )?;
+                if let Some((before, after)) = r.load_rss {
+                    writeln!(
+                        f,
+                        "| {} concurrent games: server RSS before / at the end of the whole run | {backend} | {} / {} | – | – |",
+                        load.concurrent,
+                        mib(before),
+                        mib(after)
+                    )?;
+                }
             }
             if let Some(i) = &r.instructions {
                 writeln!(

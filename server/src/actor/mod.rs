@@ -51,9 +51,12 @@ pub enum Role {
 /// How a live game behaves; shared by every actor.
 #[derive(Debug, Clone)]
 pub struct ActorOptions {
-    /// A game nobody plays or watches (finished, followed, or not started) is unloaded after
-    /// this long without commands or watchers.
+    /// A game nobody plays or watches (followed, not started, or running without a clock)
+    /// is unloaded after this long without commands or watchers.
     pub idle_unload: Duration,
+    /// The same for a game that is over: nothing will happen to it any more, and what its
+    /// players read once it ended (the last view, the record) they have read by then.
+    pub finished_unload: Duration,
     /// How many actions a slow watcher may fall behind before it re-reads what it missed.
     pub watch_buffer: usize,
     /// What one second of a turn clock lasts: one second, except in tests that speed the
@@ -71,6 +74,7 @@ impl Default for ActorOptions {
     fn default() -> ActorOptions {
         ActorOptions {
             idle_unload: Duration::from_secs(120),
+            finished_unload: Duration::from_secs(10),
             // Lagging further re-reads, which is cheap; the channel keeps this many batches
             // (and their tables) of every game alive.
             watch_buffer: 8,
@@ -254,11 +258,16 @@ impl Actor {
             // the last watcher leaving sends no command.
             let waits_for_a_call = latest.deadline.is_none() && self.thinking.is_none();
             let idle = latest.state.status != GameStatus::Running || !owner || waits_for_a_call;
+            let unload_after = if latest.state.status.is_over() {
+                self.options.finished_unload
+            } else {
+                self.options.idle_unload
+            };
             let unload_at = idle.then(|| {
                 if self.updates.receiver_count() == 0 {
-                    idle_since + self.options.idle_unload
+                    idle_since + unload_after
                 } else {
-                    Instant::now() + self.options.idle_unload
+                    Instant::now() + unload_after
                 }
             });
             // A follower with watchers also reads the store now and then, for actions whose

@@ -12,6 +12,7 @@ fn abandoned() -> ActorOptions {
     ActorOptions {
         clock_second: Duration::from_millis(1),
         idle_unload: Duration::from_millis(1),
+        finished_unload: Duration::from_millis(1),
         ..ActorOptions::default()
     }
 }
@@ -78,6 +79,32 @@ async fn the_directory_forgets_games_whose_actors_stopped() {
     let _ = games.get("unknown").await;
     assert_eq!(games.directory_len(), 0);
     // A stopped game is loaded again when asked for.
+    let again = games.get("g0").await.unwrap();
+    assert!(again.latest().await.unwrap().state.status.is_over());
+}
+
+/// A game that is over is let go sooner than one still to be played: nothing will happen to
+/// it any more, and a server that finishes many games an hour would otherwise hold each for
+/// the idle delay meant for games that wait for their players.
+#[tokio::test]
+async fn a_finished_game_is_let_go_sooner_than_an_idle_running_one() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let players = fixtures::two_players(&*store).await;
+    let options = ActorOptions {
+        clock_second: Duration::from_millis(1),
+        idle_unload: Duration::from_secs(3600),
+        finished_unload: Duration::from_millis(20),
+        ..ActorOptions::default()
+    };
+    let games = Games::new(store, options, &Limits::unlimited(), None);
+    let finished = abandoned_game(&games, 0, &players).await;
+    running_game(&games, "clockless", 0, &players).await;
+    stopped(&[finished]).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert!(
+        games.handle("clockless").is_some(),
+        "a game still to be played keeps the longer delay"
+    );
     let again = games.get("g0").await.unwrap();
     assert!(again.latest().await.unwrap().state.status.is_over());
 }
