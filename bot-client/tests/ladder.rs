@@ -1,6 +1,6 @@
 //! An end-to-end ladder on PostgreSQL: six bots of three strategies queue, play and re-queue
 //! duplicate sets through a real server until each has a dozen rated sets; the random bots
-//! must then rate well below the search bots on average. (A dozen comparisons
+//! must then rate below the search bots on average. (A dozen comparisons
 //! per bot cannot order the bots one by one, nor the heuristic bots against the others: that
 //! is the arena's measurement, with thousands of duplicate deals.)
 
@@ -53,7 +53,7 @@ fn strategy(kind: StrategyKind) -> StrategyFactory {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn on_the_ladder_the_search_bots_rate_well_above_the_random_bots() {
+async fn on_the_ladder_the_search_bots_rate_above_the_random_bots() {
     let server = TestServer::postgres().await;
     let connection = Connection::connect(&server.url()).await.unwrap();
     let kinds = [
@@ -144,14 +144,16 @@ async fn on_the_ladder_the_search_bots_rate_well_above_the_random_bots() {
     // who that is: the bots that finish first meet each other again (a run played the random
     // bots 24 sets each, the others 12). After a dozen sets a bot's sigma is still about 6.5,
     // and what a heuristic bot's rating says depends on whom it met: runs here put it level
-    // with the random bots (CI: random 24.91 and 21.03, heuristic 19.87 and 17.22, the
-    // random bots' mean 3.8 below the field's) or far above them (38.20 against 18.29). The
-    // search bots against the random bots is the gap a dozen sets do show, by 12 to 16 points
-    // of mean mu in every run seen (36.08 against 22.59, 34.97 against 22.97, 31.19 against
-    // 15.60): asked for by more than 5, which ratings that did not move, moved the wrong way
-    // or barely told the strongest from the weakest would fail.
+    // with the random bots (CI: random 24.91 and 21.03, heuristic 19.87 and 17.22) or far above
+    // them (38.20 against 18.29). The search bots' mean against the random bots' is the gap a
+    // dozen sets do show: 12 to 16 points in most runs (36.08 against 22.59, 34.97 against
+    // 22.97, 31.19 against 15.60, 38.16 against 24.85), but 4.94 in one (search 29.07 and
+    // 22.78, random 27.53 and 14.42), so a floor of a few points would fail now and then
+    // with nothing wrong. The ladder's end-to-end claim is the direction: ratings that did
+    // not move (every mu still 25) or moved the wrong way fail here; how much stronger the
+    // search is, is the arena's measurement, over thousands of duplicate deals.
     assert!(
-        i - r > 5.0,
+        i > r,
         "mean mu: random {r:.2}, heuristic {h:.2}, ismcts {i:.2}"
     );
     server.stop().await;
