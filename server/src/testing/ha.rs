@@ -29,10 +29,16 @@ fn script(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn free_port() -> std::io::Result<u16> {
-    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
-        .local_addr()?
-        .port())
+/// Ports free when asked for, each different from the others: every one stays bound until
+/// all are chosen (released one by one, a port could come back at the next ask, and the
+/// cluster's script then found one of its own ports taken).
+fn free_ports(n: usize) -> std::io::Result<Vec<u16>> {
+    let held = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0"))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    held.iter()
+        .map(|listener| Ok(listener.local_addr()?.port()))
+        .collect()
 }
 
 /// What went wrong with a cluster's scripts, with what they printed.
@@ -74,25 +80,27 @@ impl HaCluster {
             .prefix("theboss-ha-")
             .tempdir_in("/tmp")
             .map_err(io)?;
-        let ports = |n: usize| -> std::io::Result<String> {
-            Ok((0..n)
-                .map(|_| free_port().map(|p| p.to_string()))
-                .collect::<std::io::Result<Vec<_>>>()?
-                .join(" "))
+        let ports = free_ports(2 * nodes + 6).map_err(io)?;
+        let list = |from: usize, n: usize| {
+            ports[from..from + n]
+                .iter()
+                .map(u16::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
         };
-        let ha_port = free_port().map_err(io)?;
-        let restore_port = free_port().map_err(io)?;
+        let singles = 2 * nodes;
+        let (ha_port, restore_port) = (ports[singles], ports[singles + 1]);
         let mut command = Command::new(script("up.sh"));
         command
             .arg(base.path())
-            .env("HA_PG_PORTS", ports(nodes).map_err(io)?)
-            .env("HA_REST_PORTS", ports(nodes).map_err(io)?)
-            .env("HA_ETCD_CLIENT_PORT", ports(1).map_err(io)?)
-            .env("HA_ETCD_PEER_PORT", ports(1).map_err(io)?)
+            .env("HA_PG_PORTS", list(0, nodes))
+            .env("HA_REST_PORTS", list(nodes, nodes))
             .env("HA_PORT", ha_port.to_string())
-            .env("HA_REPLICA_PORT", ports(1).map_err(io)?)
-            .env("HA_STATS_PORT", ports(1).map_err(io)?)
-            .env("HA_RESTORE_PORT", restore_port.to_string());
+            .env("HA_RESTORE_PORT", restore_port.to_string())
+            .env("HA_ETCD_CLIENT_PORT", list(singles + 2, 1))
+            .env("HA_ETCD_PEER_PORT", list(singles + 3, 1))
+            .env("HA_REPLICA_PORT", list(singles + 4, 1))
+            .env("HA_STATS_PORT", list(singles + 5, 1));
         // Taken down by `Drop` from here on, even if it never came up whole.
         let cluster = HaCluster {
             base,
