@@ -177,7 +177,7 @@ impl AsyncRead for Guarded {
         if self.state.is_closed() {
             return Poll::Ready(Ok(()));
         }
-        Pin::new(self.socket.get_mut()).poll_read(cx, buf)
+        Pin::new(&mut self.socket).poll_read(cx, buf)
     }
 }
 
