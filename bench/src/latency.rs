@@ -1,5 +1,10 @@
 //! The service unloaded: one game alone, one action at a time, and unary calls on an idle
 //! connection. These are the per-call costs that load figures hide.
+//!
+//! One game alone is compared with a bare call plus a bare commit measured between its
+//! games ([`one_game_between_limits`]): on a shared machine the three drift by tens of
+//! percent from one minute to the next, so limits measured in another minute than the
+//! figure moved its ratio by as much as the changes it was there to judge.
 
 use std::time::{Duration, Instant};
 
@@ -10,6 +15,7 @@ use theboss_client::{Connection, Session};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
+use crate::limits::EchoServer;
 use crate::stats::Sample;
 
 pub struct GameLatency {
@@ -23,6 +29,56 @@ pub struct GameLatency {
 pub async fn one_game_at_a_time(url: &str, actions: usize) -> anyhow::Result<GameLatency> {
     let seats = seats(url, "Alone", 4).await?;
     play_measured(&seats, actions, None).await
+}
+
+/// The limits of one game alone, measured between its games.
+pub struct Between {
+    /// A bare tonic unary call.
+    pub echo: Sample,
+    /// A bare single-row commit on the server's database.
+    pub commit: Sample,
+}
+
+/// How long the bare commits between two games last: about as many commits as a game has
+/// actions.
+const COMMITS_BETWEEN_GAMES: Duration = Duration::from_millis(40);
+
+/// [`one_game_at_a_time`], with after each game as many bare calls (to a bare server, in a
+/// child process) as it had actions, and bare commits on `database_url` for
+/// [`COMMITS_BETWEEN_GAMES`].
+pub async fn one_game_between_limits(
+    url: &str,
+    database_url: &str,
+    actions: usize,
+) -> anyhow::Result<(GameLatency, Between)> {
+    let seats = seats(url, "Alone", 4).await?;
+    let mut echo = EchoServer::start().await?;
+    let (mut ack, mut streams) = (Vec::new(), Vec::new());
+    let (mut echoes, mut commits) = (Vec::new(), Vec::new());
+    let mut seed = 0;
+    while ack.len() < actions {
+        seed += 1;
+        let before = ack.len();
+        play_one(&seats, seed, &mut ack, &mut streams, None, None).await?;
+        for _ in before..ack.len() {
+            echoes.push(echo.call().await?);
+        }
+        let probe =
+            theboss_server::store::probe::bare_commits(database_url, 1, COMMITS_BETWEEN_GAMES)
+                .await?;
+        commits.extend(probe.latencies);
+    }
+    echo.stop().await;
+    Ok((
+        GameLatency {
+            ack: Sample::new(ack),
+            streams: Sample::new(streams),
+        },
+        Between {
+            echo: Sample::new(echoes),
+            commit: Sample::new(commits),
+        },
+    ))
 }
 
 /// Registers the players of a game.

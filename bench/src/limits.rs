@@ -44,39 +44,66 @@ pub struct Echo {
     pub cpu_per_call: Duration,
 }
 
+/// A bare tonic server in a child process, and one idle connection to it.
+pub struct EchoServer {
+    server: child::Child,
+    client: HealthClient<Channel>,
+}
+
+impl EchoServer {
+    /// Starts the server and warms its connection up.
+    pub async fn start() -> anyhow::Result<EchoServer> {
+        let server = child::spawn(&["echo".to_string()], Duration::from_secs(30)).await?;
+        let client = HealthClient::new(connect(&server.url).await?);
+        let mut echo = EchoServer { server, client };
+        for _ in 0..100 {
+            echo.call().await?;
+        }
+        Ok(echo)
+    }
+
+    /// One call on the idle connection; returns how long it took.
+    pub async fn call(&mut self) -> anyhow::Result<Duration> {
+        let t = Instant::now();
+        self.client
+            .check(HealthCheckRequest {
+                service: String::new(),
+            })
+            .await?;
+        Ok(t.elapsed())
+    }
+
+    pub async fn stop(self) {
+        self.server.stop().await;
+    }
+}
+
+async fn connect(url: &str) -> Result<Channel, tonic::transport::Error> {
+    Endpoint::from_shared(url.to_string())?
+        .tcp_nodelay(true)
+        .connect()
+        .await
+}
+
 /// Unary calls against a bare tonic server in a child process.
 pub async fn echo(idle_calls: usize, load: Duration, callers: usize) -> anyhow::Result<Echo> {
-    let server = child::spawn(&["echo".to_string()], Duration::from_secs(30)).await?;
-    let connect = || async {
-        Endpoint::from_shared(server.url.clone())?
-            .tcp_nodelay(true)
-            .connect()
-            .await
-    };
-    let mut client = HealthClient::new(connect().await?);
-    let request = || HealthCheckRequest {
-        service: String::new(),
-    };
-    for _ in 0..100 {
-        client.check(request()).await?;
-    }
+    let mut echo = EchoServer::start().await?;
     let mut rtt = Vec::with_capacity(idle_calls);
     for _ in 0..idle_calls {
-        let t = Instant::now();
-        client.check(request()).await?;
-        rtt.push(t.elapsed());
+        rtt.push(echo.call().await?);
     }
+    let server = &echo.server;
     // Several connections, as the load generator uses: one per few callers.
     let mut channels = Vec::new();
     for _ in 0..4 {
-        channels.push(connect().await?);
+        channels.push(connect(&server.url).await?);
     }
     let started = Instant::now();
     let cpu_before = server.cpu().unwrap_or_default();
     let calls = health_checks(&channels, callers, Until::Deadline(started + load)).await?;
     let per_second = calls as f64 / started.elapsed().as_secs_f64();
     let cpu = server.cpu().unwrap_or_default().saturating_sub(cpu_before);
-    server.stop().await;
+    echo.stop().await;
     Ok(Echo {
         rtt: Sample::new(rtt),
         per_second,

@@ -366,8 +366,11 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
                 eprintln!("{backend}: idle unary calls and one game alone…");
                 report.backend(backend).idle_unary =
                     Some(latency::idle_unary(&server.url, 1000).await?);
-                report.backend(backend).game =
-                    Some(latency::one_game_at_a_time(&server.url, args.latency_actions).await?);
+                let (game, between) =
+                    latency::one_game_between_limits(&server.url, &db.url, args.latency_actions)
+                        .await?;
+                report.backend(backend).game = Some(game);
+                report.backend(backend).game_limits = Some(between);
             }
             if args.runs(Part::Load) {
                 eprintln!("{backend}: {} concurrent games…", args.games);
