@@ -1,10 +1,10 @@
 //! The service unloaded: one game alone, one action at a time, and unary calls on an idle
 //! connection. These are the per-call costs that load figures hide.
 //!
-//! One game alone is compared with a bare call plus a bare commit measured between its
-//! games ([`one_game_between_limits`]): on a shared machine the three drift by tens of
-//! percent from one minute to the next, so limits measured in another minute than the
-//! figure moved its ratio by as much as the changes it was there to judge.
+//! The figures are measured in turns with their limits, a bare call and a bare commit
+//! ([`unloaded_in_turns`]): on a shared machine these drift by tens of percent from one
+//! minute to the next, so limits measured in another minute than the figure moved its ratio
+//! by as much as the changes it was there to judge.
 
 use std::time::{Duration, Instant};
 
@@ -31,8 +31,12 @@ pub async fn one_game_at_a_time(url: &str, actions: usize) -> anyhow::Result<Gam
     play_measured(&seats, actions, None).await
 }
 
-/// The limits of one game alone, measured between its games.
-pub struct Between {
+/// The service unloaded and its limits, measured in turns: a game alone, then as many idle
+/// `GetView`s as it had actions, as many bare calls, and bare commits, again and again.
+pub struct Unloaded {
+    /// `GetView` on an idle connection.
+    pub get_view: Sample,
+    pub game: GameLatency,
     /// A bare tonic unary call.
     pub echo: Sample,
     /// A bare single-row commit on the server's database.
@@ -43,23 +47,27 @@ pub struct Between {
 /// developers' machines, about a hundred, as many as a game has actions or more.
 const COMMITS_BETWEEN_GAMES: Duration = Duration::from_millis(40);
 
-/// [`one_game_at_a_time`], with after each game as many bare calls (to a bare server, in a
-/// child process) as it had actions, and bare commits on `database_url` for
-/// [`COMMITS_BETWEEN_GAMES`].
-pub async fn one_game_between_limits(
+/// [`one_game_at_a_time`] and [`idle_unary`] in turns with their limits: after each game,
+/// as many `GetView`s and bare calls (to a bare server, in a child process) as it had
+/// actions, and bare commits on `database_url` for [`COMMITS_BETWEEN_GAMES`].
+pub async fn unloaded_in_turns(
     url: &str,
     database_url: &str,
     actions: usize,
-) -> anyhow::Result<(GameLatency, Between)> {
+) -> anyhow::Result<Unloaded> {
     let seats = seats(url, "Alone", 4).await?;
+    let reader = IdleReader::start(url).await?;
     let mut echo = EchoServer::start().await?;
     let (mut ack, mut streams) = (Vec::new(), Vec::new());
-    let (mut echoes, mut commits) = (Vec::new(), Vec::new());
+    let (mut views, mut echoes, mut commits) = (Vec::new(), Vec::new(), Vec::new());
     let mut seed = 0;
     while ack.len() < actions {
         seed += 1;
         let before = ack.len();
         play_one(&seats, seed, &mut ack, &mut streams, None, None).await?;
+        for _ in before..ack.len() {
+            views.push(reader.call().await?);
+        }
         for _ in before..ack.len() {
             echoes.push(echo.call().await?);
         }
@@ -69,16 +77,15 @@ pub async fn one_game_between_limits(
         commits.extend(probe.latencies);
     }
     echo.stop().await;
-    Ok((
-        GameLatency {
+    Ok(Unloaded {
+        get_view: Sample::new(views),
+        game: GameLatency {
             ack: Sample::new(ack),
             streams: Sample::new(streams),
         },
-        Between {
-            echo: Sample::new(echoes),
-            commit: Sample::new(commits),
-        },
-    ))
+        echo: Sample::new(echoes),
+        commit: Sample::new(commits),
+    })
 }
 
 /// Registers the players of a game.
@@ -198,23 +205,43 @@ pub async fn play_one(
     Ok(())
 }
 
+/// A reader on an idle connection: a player and a game of its own, not started.
+pub struct IdleReader {
+    session: Session,
+    game_id: String,
+}
+
+impl IdleReader {
+    /// Registers the player, creates the game and warms the connection up.
+    pub async fn start(url: &str) -> anyhow::Result<IdleReader> {
+        let connection = Connection::connect(url).await?;
+        let session = connection.register("Idle", true).await?;
+        let settings = v1::GameSettings {
+            players: 2,
+            ..Default::default()
+        };
+        let game_id = session.create_game(settings, None).await?;
+        let reader = IdleReader { session, game_id };
+        for _ in 0..50 {
+            reader.call().await?;
+        }
+        Ok(reader)
+    }
+
+    /// One `GetView`; returns how long it took.
+    pub async fn call(&self) -> anyhow::Result<Duration> {
+        let t = Instant::now();
+        self.session.view(&self.game_id).await?;
+        Ok(t.elapsed())
+    }
+}
+
 /// `GetView` on an idle connection, one call after the other.
 pub async fn idle_unary(url: &str, calls: usize) -> anyhow::Result<Sample> {
-    let connection = Connection::connect(url).await?;
-    let session = connection.register("Idle", true).await?;
-    let settings = v1::GameSettings {
-        players: 2,
-        ..Default::default()
-    };
-    let game_id = session.create_game(settings, None).await?;
-    for _ in 0..50 {
-        session.view(&game_id).await?;
-    }
+    let reader = IdleReader::start(url).await?;
     let mut latencies = Vec::with_capacity(calls);
     for _ in 0..calls {
-        let t = Instant::now();
-        session.view(&game_id).await?;
-        latencies.push(t.elapsed());
+        latencies.push(reader.call().await?);
     }
     Ok(Sample::new(latencies))
 }

@@ -364,13 +364,9 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
             let server = server(&db.url, &child::UNLIMITED_QUOTAS).await?;
             if args.runs(Part::Latency) {
                 eprintln!("{backend}: idle unary calls and one game alone…");
-                report.backend(backend).idle_unary =
-                    Some(latency::idle_unary(&server.url, 1000).await?);
-                let (game, between) =
-                    latency::one_game_between_limits(&server.url, &db.url, args.latency_actions)
-                        .await?;
-                report.backend(backend).game = Some(game);
-                report.backend(backend).game_limits = Some(between);
+                let unloaded =
+                    latency::unloaded_in_turns(&server.url, &db.url, args.latency_actions).await?;
+                report.backend(backend).unloaded = Some(unloaded);
             }
             if args.runs(Part::Load) {
                 eprintln!("{backend}: {} concurrent games…", args.games);

@@ -9,7 +9,7 @@ use theboss_bot::load::LoadReport;
 
 use crate::attack::UnderAttack;
 use crate::history::{HistoryScale, ROUNDS};
-use crate::latency::{Between, GameLatency};
+use crate::latency::Unloaded;
 use crate::limits::{Commits, Echo};
 use crate::replicas::{Failover, Scale};
 use crate::restart::Restart;
@@ -34,10 +34,8 @@ impl fmt::Display for Backend {
 #[derive(Default)]
 pub struct BackendReport {
     pub commits: Option<Commits>,
-    pub idle_unary: Option<Sample>,
-    pub game: Option<GameLatency>,
-    /// The limits `game` is compared with, measured between its games.
-    pub game_limits: Option<Between>,
+    /// Idle `GetView` and one game alone, in turns with their limits.
+    pub unloaded: Option<Unloaded>,
     pub load: Option<LoadReport>,
     /// The server's CPU time per persisted action during `load`'s steady part.
     pub load_cpu_per_action: Option<Duration>,
@@ -95,7 +93,6 @@ impl fmt::Display for Report {
             "\n| measure | store | figure | limit in this run | ratio |"
         )?;
         writeln!(f, "|---|---|---|---|---|")?;
-        let echo_p50 = self.echo.as_ref().map_or(Duration::ZERO, |e| e.rtt.p50());
         if let Some(echo) = &self.echo {
             writeln!(
                 f,
@@ -109,7 +106,6 @@ impl fmt::Display for Report {
             )?;
         }
         for (backend, r) in &self.backends {
-            let commit_p50 = r.commits.as_ref().map_or(Duration::ZERO, |c| c.alone.p50());
             if let Some(c) = &r.commits {
                 writeln!(
                     f,
@@ -122,45 +118,35 @@ impl fmt::Display for Report {
                     c.clients, c.per_second
                 )?;
             }
-            if let Some(idle) = &r.idle_unary {
+            if let Some(u) = &r.unloaded {
+                let (echo, bound) = (u.echo.p50(), u.echo.p50() + u.commit.p50());
                 writeln!(
                     f,
-                    "| idle unary call (`GetView`), p50 / p99 | {backend} | {} | echo {}, target ≤ 1.3× | {} |",
-                    P50P99(idle),
-                    Ms(echo_p50),
-                    ratio(idle.p50().as_secs_f64(), echo_p50.as_secs_f64())
+                    "| idle unary call (`GetView`), p50 / p99 | {backend} | {} | echo in turns with it {}, target ≤ 1.3× | {} |",
+                    P50P99(&u.get_view),
+                    Ms(echo),
+                    ratio(u.get_view.p50().as_secs_f64(), echo.as_secs_f64())
                 )?;
-            }
-            let (bound, bound_name) = match &r.game_limits {
-                Some(between) => (
-                    between.echo.p50() + between.commit.p50(),
-                    "echo + commit between its games",
-                ),
-                None => (echo_p50 + commit_p50, "echo + commit"),
-            };
-            if let Some(g) = &r.game {
                 writeln!(
                     f,
-                    "| one game alone: `SubmitAction` → ack, p50 / p99 | {backend} | {} | {bound_name} {}, target ≤ 1.3× | {} |",
-                    P50P99(&g.ack),
+                    "| one game alone: `SubmitAction` → ack, p50 / p99 | {backend} | {} | echo + commit in turns with it {}, target ≤ 1.3× | {} |",
+                    P50P99(&u.game.ack),
                     Ms(bound),
-                    ratio(g.ack.p50().as_secs_f64(), bound.as_secs_f64())
+                    ratio(u.game.ack.p50().as_secs_f64(), bound.as_secs_f64())
                 )?;
                 writeln!(
                     f,
-                    "| one game alone: `SubmitAction` → every seat's stream, p50 / p99 | {backend} | {} | {bound_name} {}, target ≤ 1.3× | {} |",
-                    P50P99(&g.streams),
+                    "| one game alone: `SubmitAction` → every seat's stream, p50 / p99 | {backend} | {} | echo + commit in turns with it {}, target ≤ 1.3× | {} |",
+                    P50P99(&u.game.streams),
                     Ms(bound),
-                    ratio(g.streams.p50().as_secs_f64(), bound.as_secs_f64())
+                    ratio(u.game.streams.p50().as_secs_f64(), bound.as_secs_f64())
                 )?;
-                if let Some(between) = &r.game_limits {
-                    writeln!(
-                        f,
-                        "| one game alone's limits, between its games: bare call / bare commit, p50 | {backend} | {} / {} | – | – |",
-                        Ms(between.echo.p50()),
-                        Ms(between.commit.p50())
-                    )?;
-                }
+                writeln!(
+                    f,
+                    "| the unloaded figures' limits, in turns with them: bare call / bare commit, p50 | {backend} | {} / {} | – | – |",
+                    Ms(echo),
+                    Ms(u.commit.p50())
+                )?;
             }
             if let Some(load) = &r.load {
                 let commits = r.commits.as_ref().map_or(0.0, |c| c.per_second);
