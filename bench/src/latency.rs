@@ -32,7 +32,7 @@ pub async fn one_game_at_a_time(url: &str, actions: usize) -> anyhow::Result<Gam
 }
 
 /// The service unloaded and its limits, measured in turns: a game alone, then as many idle
-/// `GetView`s as it had actions, as many bare calls, and bare commits, again and again.
+/// `GetView`s as it had actions, each beside a bare call, and bare commits, again and again.
 pub struct Unloaded {
     /// `GetView` on an idle connection.
     pub get_view: Sample,
@@ -48,8 +48,8 @@ pub struct Unloaded {
 const COMMITS_BETWEEN_GAMES: Duration = Duration::from_millis(40);
 
 /// [`one_game_at_a_time`] and [`idle_unary`] in turns with their limits: after each game,
-/// as many `GetView`s and bare calls (to a bare server, in a child process) as it had
-/// actions, and bare commits on `database_url` for [`COMMITS_BETWEEN_GAMES`].
+/// as many `GetView`s as it had actions, each followed by a bare call (to a bare server, in
+/// a child process), then bare commits on `database_url` for [`COMMITS_BETWEEN_GAMES`].
 pub async fn unloaded_in_turns(
     url: &str,
     database_url: &str,
@@ -67,8 +67,6 @@ pub async fn unloaded_in_turns(
         play_one(&seats, seed, &mut ack, &mut streams, None, None).await?;
         for _ in before..ack.len() {
             views.push(reader.call().await?);
-        }
-        for _ in before..ack.len() {
             echoes.push(echo.call().await?);
         }
         let probe =
