@@ -49,8 +49,11 @@ async fn a_backup_restored_to_a_moment_serves_every_game_finished_before_it() {
     let before_backup = a_finished_game(&url, 1).await;
     cluster.back_up().unwrap();
     let after_backup = a_finished_game(&url, 2).await;
-    // The moment to restore to, on the database's own clock, between two commits.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The moment to restore to, on the database's own clock, between two commits. It comes
+    // at least a whole second after the backup ended: pgBackRest keeps a backup's stop time
+    // in whole seconds and restores to a time only from a backup that stopped before it
+    // (0.5 s once gave "unable to find backup set with stop time less than" the moment).
+    tokio::time::sleep(Duration::from_millis(1500)).await;
     let moment = cluster.now().unwrap();
     tokio::time::sleep(Duration::from_millis(500)).await;
     let too_late = a_finished_game(&url, 3).await;
