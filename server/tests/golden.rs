@@ -78,6 +78,7 @@ fn replay(stored: &StoredGame) -> (GameFacts, Effects) {
             vec![]
         },
         acted: table.acted.clone(),
+        row_unchanged: false,
         rating: None,
         caps: None,
     };

@@ -133,6 +133,7 @@ async fn ratings_of_games_ending_at_once_all_count(store: Arc<dyn Store>) {
                 winners: vec![0],
                 money: vec![5, 1],
                 acted: vec![true, true],
+                row_unchanged: false,
                 rating: rated(&game_id, &[&hub, &opponent], &[1, 2]),
                 caps: None,
             };
@@ -175,6 +176,7 @@ async fn suite(store: Arc<dyn Store>) {
     games_round_trip_with_their_log(&*store).await;
     listing_filters_and_pages(&*store).await;
     a_seat_left_is_free_again(&*store).await;
+    a_row_its_writer_knows_unchanged_is_left_alone(&*store).await;
     duplicate_sets_and_ratings(&*store).await;
     tables_waiting_are_capped_per_creator_and_found_when_expired(&*store).await;
     the_ladder_queue_keeps_each_player_to_its_games_at_once(&*store).await;
@@ -598,6 +600,7 @@ async fn imported_games_load_and_list_like_played_ones(store: &dyn Store) {
         winners: vec![1],
         money: vec![3, 8],
         acted: vec![true, true],
+        row_unchanged: false,
         rating: None,
         caps: None,
     };
@@ -736,6 +739,7 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
         winners: vec![0],
         money,
         acted: vec![true, true],
+        row_unchanged: false,
         rating: Some(RatingJob::SetTableEnded {
             series_id: "series-1".into(),
             rated: true,
@@ -803,6 +807,7 @@ async fn duplicate_sets_and_ratings(store: &dyn Store) {
                 winners: vec![0],
                 money: vec![9, 3],
                 acted: vec![true, true],
+                row_unchanged: false,
                 rating: rated(&record.id, &[&winner, &loser], &[1, 2]),
                 caps: None,
             };
@@ -1236,6 +1241,7 @@ async fn games_round_trip_with_their_log(store: &dyn Store) {
                 winners: vec![0, 1],
                 money: vec![7, 9],
                 acted: vec![false, true],
+                row_unchanged: false,
                 rating: None,
                 caps: None,
             },
@@ -1344,6 +1350,68 @@ async fn a_seat_left_is_free_again(store: &dyn Store) {
             .collect::<Vec<_>>(),
         vec![(0, b.player.id.clone())]
     );
+    let loaded = store.load_game(&record.id).await.unwrap().unwrap();
+    assert_eq!(loaded.actions.len(), 3);
+}
+
+/// A writer that knows its game's row already holds what an action would write says so
+/// (`Effects::row_unchanged`), and the store leaves the row alone; the action is kept all the
+/// same. Told so falsely here, to see it: the row keeps the status the writer claimed.
+async fn a_row_its_writer_knows_unchanged_is_left_alone(store: &dyn Store) {
+    let (a, b) = (player(160), player(161));
+    store.create_player(&a).await.unwrap();
+    store.create_player(&b).await.unwrap();
+    let record = game(160, &a.player.id, Visibility::Public);
+    store
+        .create_game(&record, &[], None)
+        .await
+        .unwrap()
+        .unwrap();
+    let status_of_the_game = || async {
+        let listed = store
+            .list_games(&GameQuery {
+                statuses: vec![],
+                seated: Some(a.player.id.clone()),
+                viewer: a.player.id.clone(),
+                limit: 10,
+                after: None,
+            })
+            .await
+            .unwrap();
+        assert_eq!(listed.games.len(), 1);
+        listed.games[0].status
+    };
+    let turn = StoredAction {
+        seq: 3,
+        action: Action::Turn {
+            seat: 0,
+            turn: Turn::play(City::Boston.cards().nth(1).unwrap()),
+            by_timeout: false,
+        },
+        player_id: Some(a.player.id.clone()),
+        idempotency_key: None,
+        at: 3_003,
+    };
+    for (action, status, row_unchanged, listed) in [
+        (join(1, 0, &a), GameStatus::Open, false, GameStatus::Open),
+        (join(2, 1, &b), GameStatus::Running, true, GameStatus::Open),
+        (turn, GameStatus::Running, false, GameStatus::Running),
+    ] {
+        let effects = Effects {
+            row_unchanged,
+            ..effects(status)
+        };
+        store
+            .append_action(&record.id, &action, &effects)
+            .await
+            .unwrap();
+        assert_eq!(
+            status_of_the_game().await,
+            listed,
+            "after action {}",
+            action.seq
+        );
+    }
     let loaded = store.load_game(&record.id).await.unwrap().unwrap();
     assert_eq!(loaded.actions.len(), 3);
 }

@@ -12,6 +12,41 @@ use crate::store::{Effects, PlayerCaps, RatingJob, StoreError, StoredAction};
 use crate::table::{Action, TableError};
 use theboss_ladder::rating;
 
+/// What an actor wrote to its game's row (its status, winners, money and seats that acted)
+/// with its action number `seq`. The next action leaves the row alone if it would write the
+/// same, and only if this actor wrote the action just before it: an action it did not write
+/// (read back after a write whose outcome was unknown, or caught up with from another
+/// writer) was written with a row it never saw.
+#[derive(Debug)]
+pub(super) struct WrittenRow {
+    seq: u64,
+    status: GameStatus,
+    winners: Vec<Seat>,
+    money: Vec<u32>,
+    acted: Vec<bool>,
+}
+
+impl WrittenRow {
+    fn of(seq: u64, effects: &Effects) -> WrittenRow {
+        WrittenRow {
+            seq,
+            status: effects.status,
+            winners: effects.winners.clone(),
+            money: effects.money.clone(),
+            acted: effects.acted.clone(),
+        }
+    }
+
+    /// Whether the row holds what `effects` would write, after action `seq`.
+    fn holds(&self, seq: u64, effects: &Effects) -> bool {
+        self.seq == seq
+            && self.status == effects.status
+            && self.winners == effects.winners
+            && self.money == effects.money
+            && self.acted == effects.acted
+    }
+}
+
 impl Actor {
     /// Tries an action on a copy of the table, commits it, then makes it visible. Returns the
     /// action's number. On error nothing has changed.
@@ -44,10 +79,14 @@ impl Actor {
             idempotency_key,
             at: now_micros(),
         };
-        let effects = Effects {
+        let mut effects = Effects {
             caps,
             ..self.effects(&next)
         };
+        effects.row_unchanged = self
+            .row
+            .as_ref()
+            .is_some_and(|row| row.holds(self.log.actions() as u64, &effects));
         if let Err(error) = self
             .store
             .append_action(&self.record.id, &stored, &effects)
@@ -82,6 +121,7 @@ impl Actor {
             }
             return Err(error.into());
         }
+        self.row = Some(WrittenRow::of(stored.seq, &effects));
         let timed_out = matches!(
             stored.action,
             Action::Turn {
@@ -185,6 +225,7 @@ impl Actor {
                 Vec::new()
             },
             acted: next.acted.clone(),
+            row_unchanged: false,
             rating,
             caps: None,
         }
@@ -255,5 +296,34 @@ impl Actor {
             batch: self.log.batch(n),
             seat,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn running(acted: Vec<bool>) -> Effects {
+        Effects {
+            status: GameStatus::Running,
+            acted,
+            ..Effects::default()
+        }
+    }
+
+    #[test]
+    fn a_row_is_known_unchanged_only_right_after_the_write_that_left_it_so() {
+        let row = WrittenRow::of(7, &running(vec![true, false]));
+        assert!(row.holds(7, &running(vec![true, false])));
+        // Another value, or an action written since by someone else: written again.
+        assert!(!row.holds(7, &running(vec![true, true])));
+        assert!(!row.holds(8, &running(vec![true, false])));
+        assert!(!row.holds(
+            7,
+            &Effects {
+                status: GameStatus::Finished,
+                ..running(vec![true, false])
+            }
+        ));
     }
 }

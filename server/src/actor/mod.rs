@@ -137,6 +137,8 @@ struct Actor {
     /// commit sent, a failover): whether it committed is unknown, so the log is read back
     /// from the store before anything else is decided (`settle`), never guessed.
     unsure: bool,
+    /// What this actor last wrote to its game's row, and with which action (`commit`).
+    row: Option<commit::WrittenRow>,
     /// Where the last step is published for readers (`GameHandle::latest`).
     latest: watch::Sender<Arc<steps::Batch>>,
     /// How many reads of it readers made: a game read is not idle.
@@ -170,6 +172,7 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
         house,
         thinking: None,
         unsure: false,
+        row: None,
         latest,
         reads: reads.clone(),
     };

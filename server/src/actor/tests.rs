@@ -266,3 +266,87 @@ async fn commit_behind(
         .unwrap();
     next
 }
+
+/// Most actions change nothing kept in the game's row (its status, winners, money, seats that
+/// acted): the actor's write leaves the row alone then, and writes it whenever the table's
+/// columns change. Seen through a mark put in the row before each turn, which only a write of
+/// the row takes away.
+#[tokio::test]
+async fn a_games_row_is_written_by_the_actions_that_change_it_and_only_by_them() {
+    let (store, dir) = crate::testing::sqlite_store().await;
+    let db = sqlx::SqlitePool::connect(&format!(
+        "sqlite://{}",
+        dir.path().join("theboss.db").display()
+    ))
+    .await
+    .unwrap();
+    let (game, players) = fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
+    for p in &players {
+        game.join(p.clone(), None).await.unwrap();
+    }
+    let text = |items: Vec<String>| items.join(",");
+    let columns = |state: &TableState| {
+        (
+            state.status.as_str().to_string(),
+            text(state.winners().iter().map(u8::to_string).collect()),
+            if state.status == GameStatus::Finished {
+                text(state.money().iter().map(u32::to_string).collect())
+            } else {
+                String::new()
+            },
+            text(
+                state
+                    .acted
+                    .iter()
+                    .map(|a| u8::from(*a).to_string())
+                    .collect(),
+            ),
+        )
+    };
+    let (mut left_alone, mut written) = (0, 0);
+    loop {
+        let latest = game.latest().await.unwrap();
+        let Some(seat) = latest.state.to_move() else {
+            break;
+        };
+        sqlx::query("UPDATE games SET money = 'mark' WHERE id = 'g'")
+            .execute(&db)
+            .await
+            .unwrap();
+        game.submit(Submit {
+            player_id: players[usize::from(seat)].id.clone(),
+            expected_seq: latest.seq_after(),
+            idempotency_key: format!("k{}", latest.seq_after()),
+            turn: latest.state.default_turn(seat).unwrap(),
+        })
+        .await
+        .unwrap();
+        let after = game.latest().await.unwrap();
+        let mut row: (String, String, String, String) =
+            sqlx::query_as("SELECT status, winners, money, acted FROM games WHERE id = 'g'")
+                .fetch_one(&db)
+                .await
+                .unwrap();
+        let changed = columns(&after.state) != columns(&latest.state);
+        if row.2 == "mark" {
+            assert!(
+                !changed,
+                "action {}: its row was not written",
+                after.seq_after()
+            );
+            left_alone += 1;
+            row.2 = columns(&after.state).2;
+        } else {
+            written += 1;
+        }
+        assert_eq!(row, columns(&after.state), "action {}", after.seq_after());
+    }
+    assert_eq!(
+        game.latest().await.unwrap().state.status,
+        GameStatus::Finished
+    );
+    assert!(
+        left_alone > written && written >= 2,
+        "{left_alone} turns left the row alone, {written} wrote it"
+    );
+}

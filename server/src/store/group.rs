@@ -42,6 +42,9 @@ pub(super) struct Append {
     pub winners: String,
     pub money: String,
     pub acted: String,
+    /// The game's row already holds this status, winners, money and acted
+    /// (`Effects::row_unchanged`): the write leaves it alone.
+    pub row_unchanged: bool,
     pub seating: Seating,
 }
 
@@ -326,6 +329,7 @@ mod tests {
             winners: String::new(),
             money: String::new(),
             acted: String::new(),
+            row_unchanged: false,
             seating: Seating::Unchanged,
         }
     }

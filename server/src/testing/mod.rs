@@ -237,6 +237,7 @@ pub async fn rated_round_robin(
                     winners: vec![0],
                     money: vec![9, 3],
                     acted: vec![true, true],
+                    row_unchanged: false,
                     rating: Some(RatingJob::Game(Rated {
                         players_per_game: 2,
                         contests: vec![Contest {

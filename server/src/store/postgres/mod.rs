@@ -72,13 +72,22 @@ pub(in crate::store) const NOTIFY_ACTION: &str = concat!(
 );
 /// A group of simple appends (see `group`) in one statement, one round trip, one
 /// transaction: every action row, each game's row where something kept there changes
-/// (decided from the row as it was locked, so that the others are not looked up twice), and,
-/// given as `$seats`, the statements that change seats. With a replica ($12), only the games
-/// it owns while its lease runs are written (their rows locked against a takeover meanwhile),
-/// and each written action is notified at commit when another replica lives (`others_live!`,
-/// evaluated once for the statement). Returns the games written.
+/// (decided from the row as it was locked, so that the others are not looked up twice), and
+/// the seats the group changes. With a replica (`$12`), only the games it owns while its
+/// lease runs are written (their rows locked against a takeover meanwhile), and each written
+/// action is notified at commit when another replica lives (`others_live!`, evaluated once
+/// for the statement). Returns the games written.
+///
+/// It comes in variants ([`Writing::statement`] picks one), because PostgreSQL pays at every
+/// execution for each table a statement writes, rows or not: each part a group does not need
+/// is left out.
+/// - `$update`: the games' rows, left out when the writer of every game of the group knows
+///   its row already holds what it would write (`Append::row_unchanged`): most turns change
+///   nothing kept there, and the `UPDATE` opens all the table's indexes even for no row.
+/// - `$seats`: the seats taken (`$13`, by `$14`), left (`$15`), and those of the games that
+///   end (`$16`, finished at `$17`).
 macro_rules! append_group {
-    ($($seats:literal)?) => {
+    ($update:ident, $seats:ident) => {
         concat!(
             "WITH input AS ( \
              SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::int[], \
@@ -94,10 +103,9 @@ macro_rules! append_group {
              inserted AS (INSERT INTO actions \
              (game_id, seq, player_id, idempotency_key, format, payload, at) \
              SELECT game_id, seq, player_id, idempotency_key, format, payload, at FROM owned \
-             RETURNING game_id, seq, player_id, idempotency_key, format, payload, at), \
-             updated AS (UPDATE games AS g SET status = o.status, winners = o.winners, \
-             money = o.money, acted = o.acted FROM owned o WHERE o.changed AND g.id = o.game_id)",
-            $($seats,)?
+             RETURNING game_id, seq, player_id, idempotency_key, format, payload, at)",
+            $update!(),
+            $seats!(),
             " SELECT i.game_id FROM inserted i LEFT JOIN LATERAL \
              (SELECT pg_notify('theboss_actions', json_build_object('r', $12::text, \
              'g', i.game_id, 's', i.seq, 'p', i.player_id, 'k', i.idempotency_key, 'f', i.format, \
@@ -108,21 +116,63 @@ macro_rules! append_group {
     };
 }
 
-/// A group of turns that change no seat: most groups. The statement that also changes seats
-/// costs PostgreSQL more at every execution (three more tables' worth of executor set-up,
-/// their locks and indexes opened, rows or not), which one action alone waited for.
-pub(in crate::store) const APPEND_GROUP: &str = append_group!();
+/// `append_group!`'s parts.
+macro_rules! update_games {
+    () => {
+        ", updated AS (UPDATE games AS g SET status = o.status, winners = o.winners, \
+         money = o.money, acted = o.acted FROM owned o WHERE o.changed AND g.id = o.game_id)"
+    };
+}
+macro_rules! change_seats {
+    () => {
+        ", seated AS (INSERT INTO seats (game_id, seat, player_id) \
+         SELECT game_id, takes_seat, taken_by FROM owned WHERE takes_seat IS NOT NULL), \
+         unseated AS (DELETE FROM seats s USING owned o \
+         WHERE o.leaves_seat IS NOT NULL AND s.game_id = o.game_id AND s.seat = o.leaves_seat), \
+         ended AS (UPDATE seats s SET game_over = TRUE, finished_at = o.finished_at FROM owned o \
+         WHERE o.ends AND s.game_id = o.game_id)"
+    };
+}
+macro_rules! nothing {
+    () => {
+        ""
+    };
+}
 
-/// A group with seats to change: those taken ($13, by $14) and left ($15), and those of the
-/// games that end ($16, finished at $17).
-pub(in crate::store) const APPEND_GROUP_SEATED: &str = append_group!(
-    ", seated AS (INSERT INTO seats (game_id, seat, player_id) \
-     SELECT game_id, takes_seat, taken_by FROM owned WHERE takes_seat IS NOT NULL), \
-     unseated AS (DELETE FROM seats s USING owned o \
-     WHERE o.leaves_seat IS NOT NULL AND s.game_id = o.game_id AND s.seat = o.leaves_seat), \
-     ended AS (UPDATE seats s SET game_over = TRUE, finished_at = o.finished_at FROM owned o \
-     WHERE o.ends AND s.game_id = o.game_id)"
-);
+/// The variants of `append_group!`: (updating the games' rows, leaving them) × (changing no
+/// seat, changing seats).
+const APPEND_GROUPS: [[&str; 2]; 2] = [
+    [
+        append_group!(update_games, nothing),
+        append_group!(update_games, change_seats),
+    ],
+    [
+        append_group!(nothing, nothing),
+        append_group!(nothing, change_seats),
+    ],
+];
+
+/// What a group's statement has to write: see `append_group!`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::store) struct Writing {
+    pub update: bool,
+    pub seats: bool,
+}
+
+impl Writing {
+    /// What `appends` need.
+    fn of(appends: &[Append]) -> Writing {
+        Writing {
+            update: appends.iter().any(|a| !a.row_unchanged),
+            seats: appends.iter().any(|a| a.seating != Seating::Unchanged),
+        }
+    }
+
+    /// The statement that does it.
+    pub fn statement(self) -> &'static str {
+        APPEND_GROUPS[usize::from(!self.update)][usize::from(self.seats)]
+    }
+}
 
 /// Tells the operator when the database gathers no statistics by itself: with autovacuum
 /// off, tables are never analyzed unless someone runs `ANALYZE`. The statements are written
@@ -356,11 +406,7 @@ async fn write_group(
     let leaves_seat = column(&appends, |a| a.seating.left());
     let ends = column(&appends, |a| a.seating.over().0);
     let finished_at = column(&appends, |a| a.seating.over().1);
-    let statement = if appends.iter().all(|a| a.seating == Seating::Unchanged) {
-        APPEND_GROUP
-    } else {
-        APPEND_GROUP_SEATED
-    };
+    let statement = Writing::of(&appends).statement();
     let mut writer = writers.take().await?;
     let written: Result<Vec<(String,)>, sqlx::Error> = sqlx::query_as(statement)
         .bind(&games)

@@ -186,6 +186,7 @@ sql_store! {
                         winners,
                         money,
                         acted,
+                        row_unchanged: effects.row_unchanged,
                         seating,
                     })
                     .await;

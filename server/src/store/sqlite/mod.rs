@@ -109,14 +109,16 @@ async fn write_group(
             .bind(a.at)
             .execute(&mut *tx)
             .await?;
-        sqlx::query(UPDATE_GAME_STATUS)
-            .bind(a.status)
-            .bind(&a.winners)
-            .bind(&a.money)
-            .bind(&a.acted)
-            .bind(&a.game_id)
-            .execute(&mut *tx)
-            .await?;
+        if !a.row_unchanged {
+            sqlx::query(UPDATE_GAME_STATUS)
+                .bind(a.status)
+                .bind(&a.winners)
+                .bind(&a.money)
+                .bind(&a.acted)
+                .bind(&a.game_id)
+                .execute(&mut *tx)
+                .await?;
+        }
         let seats = match &a.seating {
             Seating::Takes { seat, player_id } => Some(
                 sqlx::query(INSERT_SEAT)
