@@ -274,12 +274,7 @@ async fn commit_behind(
 #[tokio::test]
 async fn a_games_row_is_written_by_the_actions_that_change_it_and_only_by_them() {
     let (store, dir) = crate::testing::sqlite_store().await;
-    let db = sqlx::SqlitePool::connect(&format!(
-        "sqlite://{}",
-        dir.path().join("theboss.db").display()
-    ))
-    .await
-    .unwrap();
+    let db = crate::store::GameRowProbe::open(&dir.path().join("theboss.db")).await;
     let (game, players) = fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
     for p in &players {
         game.join(p.clone(), None).await.unwrap();
@@ -309,10 +304,7 @@ async fn a_games_row_is_written_by_the_actions_that_change_it_and_only_by_them()
         let Some(seat) = latest.state.to_move() else {
             break;
         };
-        sqlx::query("UPDATE games SET money = 'mark' WHERE id = 'g'")
-            .execute(&db)
-            .await
-            .unwrap();
+        db.set_money("g", "mark").await;
         game.submit(Submit {
             player_id: players[usize::from(seat)].id.clone(),
             expected_seq: latest.seq_after(),
@@ -322,11 +314,7 @@ async fn a_games_row_is_written_by_the_actions_that_change_it_and_only_by_them()
         .await
         .unwrap();
         let after = game.latest().await.unwrap();
-        let mut row: (String, String, String, String) =
-            sqlx::query_as("SELECT status, winners, money, acted FROM games WHERE id = 'g'")
-                .fetch_one(&db)
-                .await
-                .unwrap();
+        let mut row = db.read("g").await;
         let changed = columns(&after.state) != columns(&latest.state);
         if row.2 == "mark" {
             assert!(

@@ -50,6 +50,8 @@ pub mod prelude {
 pub use backup::{BackupError, back_up};
 pub use postgres::PostgresStore;
 pub use sql::SqlStore;
+#[cfg(test)]
+pub use sqlite::GameRowProbe;
 pub use sqlite::SqliteStore;
 pub use traced::Traced;
 

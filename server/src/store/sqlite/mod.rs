@@ -151,6 +151,39 @@ pub(super) fn connect_options(url: &str) -> Result<SqliteConnectOptions, StoreEr
         .busy_timeout(Duration::from_secs(10)))
 }
 
+/// A game's row in a store's SQLite file, read and written over a connection of its own as
+/// another program would: the actor's tests see through it what a write left of the row.
+#[cfg(test)]
+pub struct GameRowProbe(sqlx::SqlitePool);
+
+#[cfg(test)]
+impl GameRowProbe {
+    /// Opens the SQLite file at `path`.
+    pub async fn open(path: &std::path::Path) -> GameRowProbe {
+        let url = format!("sqlite://{}", path.display());
+        GameRowProbe(sqlx::SqlitePool::connect(&url).await.expect("open SQLite"))
+    }
+
+    /// The row's status, winners, money and seats that acted, as stored.
+    pub async fn read(&self, game_id: &str) -> (String, String, String, String) {
+        sqlx::query_as("SELECT status, winners, money, acted FROM games WHERE id = ?")
+            .bind(game_id)
+            .fetch_one(&self.0)
+            .await
+            .expect("the game's row")
+    }
+
+    /// Overwrites the row's money.
+    pub async fn set_money(&self, game_id: &str, money: &str) {
+        sqlx::query("UPDATE games SET money = ? WHERE id = ?")
+            .bind(money)
+            .bind(game_id)
+            .execute(&self.0)
+            .await
+            .expect("the game's row");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
