@@ -1356,7 +1356,8 @@ async fn a_seat_left_is_free_again(store: &dyn Store) {
 
 /// A writer that knows its game's row already holds what an action would write says so
 /// (`Effects::row_unchanged`), and the store leaves the row alone; the action is kept all the
-/// same. Told so falsely here, to see it: the row keeps the status the writer claimed.
+/// same. Told so falsely here, to see it: the row keeps the status it had, for a join (a
+/// group that changes seats) and for a turn (on PostgreSQL, a statement of its own).
 async fn a_row_its_writer_knows_unchanged_is_left_alone(store: &dyn Store) {
     let (a, b) = (player(160), player(161));
     store.create_player(&a).await.unwrap();
@@ -1392,10 +1393,21 @@ async fn a_row_its_writer_knows_unchanged_is_left_alone(store: &dyn Store) {
         idempotency_key: None,
         at: 3_003,
     };
+    let later = StoredAction {
+        seq: 4,
+        at: 3_004,
+        ..turn.clone()
+    };
     for (action, status, row_unchanged, listed) in [
         (join(1, 0, &a), GameStatus::Open, false, GameStatus::Open),
         (join(2, 1, &b), GameStatus::Running, true, GameStatus::Open),
         (turn, GameStatus::Running, false, GameStatus::Running),
+        (
+            later.clone(),
+            GameStatus::Open,
+            true,
+            GameStatus::Running,
+        ),
     ] {
         let effects = Effects {
             row_unchanged,
@@ -1412,8 +1424,25 @@ async fn a_row_its_writer_knows_unchanged_is_left_alone(store: &dyn Store) {
             action.seq
         );
     }
+    // A turn alone that leaves its row (PostgreSQL's statement of its own) is refused like
+    // any other when its number is taken.
+    let again = store
+        .append_action(
+            &record.id,
+            &later,
+            &Effects {
+                row_unchanged: true,
+                ..effects(GameStatus::Running)
+            },
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(again, StoreError::Conflict { seq: 4, .. }),
+        "{again}"
+    );
     let loaded = store.load_game(&record.id).await.unwrap().unwrap();
-    assert_eq!(loaded.actions.len(), 3);
+    assert_eq!(loaded.actions.len(), 4);
 }
 
 async fn listing_filters_and_pages(store: &dyn Store) {

@@ -152,6 +152,27 @@ const APPEND_GROUPS: [[&str; 2]; 2] = [
     ],
 ];
 
+/// A group of one turn that changes neither its game's row nor a seat, the only kind an idle
+/// game writes: what `append_group!` does for it, with the columns as scalars (`$1`–`$7`)
+/// and the replica as `$8`, as in [`NOTIFY_ACTION`]: seventeen arrays of one element each,
+/// unnested, cost PostgreSQL 0.01–0.03 ms more a turn (`pgbench`, three alternations), and
+/// the server seventeen vectors. Returns the game if written.
+pub(in crate::store) const APPEND_ONE: &str = concat!(
+    "WITH owned AS (SELECT g.id FROM games g WHERE g.id = $1 \
+     AND ($8::text IS NULL OR (g.owner = $8 AND EXISTS \
+     (SELECT 1 FROM replicas r WHERE r.id = $8 AND r.lease_until > now()))) FOR SHARE OF g), \
+     inserted AS (INSERT INTO actions \
+     (game_id, seq, player_id, idempotency_key, format, payload, at) \
+     SELECT id, $2, $3, $4, $5, $6, $7 FROM owned \
+     RETURNING game_id, seq, player_id, idempotency_key, format, payload, at) \
+     SELECT i.game_id FROM inserted i LEFT JOIN LATERAL \
+     (SELECT pg_notify('theboss_actions', json_build_object('r', $8::text, \
+     'g', i.game_id, 's', i.seq, 'p', i.player_id, 'k', i.idempotency_key, 'f', i.format, \
+     't', i.at, 'a', CASE WHEN length(i.payload) < 6000 THEN i.payload END)::text) WHERE ",
+    others_live!("$8"),
+    ") n ON true"
+);
+
 /// What a group's statement has to write: see `append_group!`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(in crate::store) struct Writing {
@@ -406,7 +427,14 @@ async fn write_group(
     let leaves_seat = column(&appends, |a| a.seating.left());
     let ends = column(&appends, |a| a.seating.over().0);
     let finished_at = column(&appends, |a| a.seating.over().1);
-    let statement = Writing::of(&appends).statement();
+    let writing = Writing::of(&appends);
+    if let [one] = &*appends
+        && !writing.update
+        && !writing.seats
+    {
+        return write_one(&writers, me, one).await;
+    }
+    let statement = writing.statement();
     let mut writer = writers.take().await?;
     let written: Result<Vec<(String,)>, sqlx::Error> = sqlx::query_as(statement)
         .bind(&games)
@@ -435,6 +463,32 @@ async fn write_group(
         .filter(|g| !written.iter().any(|(w,)| w == g))
         .map(str::to_string)
         .collect())
+}
+
+/// One append that changes neither its game's row nor a seat ([`APPEND_ONE`]); as replica
+/// `me`, refused unless it owns the game.
+async fn write_one(
+    writers: &Writers,
+    me: Option<String>,
+    append: &Append,
+) -> Result<Refused, sqlx::Error> {
+    let mut writer = writers.take().await?;
+    let written: Result<Option<(String,)>, sqlx::Error> = sqlx::query_as(APPEND_ONE)
+        .bind(&append.game_id)
+        .bind(append.seq)
+        .bind(&append.player_id)
+        .bind(&append.idempotency_key)
+        .bind(append.format)
+        .bind(&append.payload)
+        .bind(append.at)
+        .bind(me)
+        .fetch_optional(&mut writer.0)
+        .await;
+    writers.give_back(writer, &written);
+    Ok(match written? {
+        Some(_) => Refused::new(),
+        None => vec![append.game_id.clone()],
+    })
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use sqlx::{AssertSqlSafe, Postgres, Row};
 use super::coordination::{
     CLAIM_GAME, CLAIM_ORPHANS, LIVE_REPLICAS, OWNED_GAMES, OWNERSHIP, RELEASE_GAMES, RENEW_LEASE,
 };
-use super::{FENCE_GAME, PostgresStore, Writing};
+use super::{APPEND_ONE, FENCE_GAME, PostgresStore, Writing};
 use crate::domain::GameStatus;
 use crate::store::group::{Append, Seating};
 use crate::store::sql::{
@@ -191,6 +191,11 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
         ("TABLE_ENDED", ratings::TABLE_ENDED, "'s7'"),
         ("SET_TABLES", ratings::SET_TABLES, "'s7'"),
         ("FENCE_GAME", FENCE_GAME, "'g500', 'r1'"),
+        (
+            "APPEND_ONE",
+            APPEND_ONE,
+            "'g500', 5, 'p1', 'k5', 2, '{}', 1, 'r1'",
+        ),
         ("RENEW_LEASE", RENEW_LEASE, "'r1', 5.0"),
         ("RELEASE_GAMES", RELEASE_GAMES, "'r1'"),
         ("OWNED_GAMES", OWNED_GAMES, "'r1'"),
