@@ -1,7 +1,7 @@
 //! PostgreSQL, for deployments: `--database-url postgres://…`. The statements are shared with
 //! SQLite (`sql`); this module brings the pool, the migrations, its group commit (a group of
-//! turns in one statement over arrays) and, in [`coordination`], what replicas of one service
-//! share. A connection may carry `options=-c search_path=…` so that tests can give each run
+//! turns in one statement over arrays, a turn alone in one of its own) and, in
+//! [`coordination`], what replicas of one service share. A connection may carry `options=-c search_path=…` so that tests can give each run
 //! its own schema.
 
 mod coordination;
