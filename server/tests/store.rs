@@ -1402,12 +1402,7 @@ async fn a_row_its_writer_knows_unchanged_is_left_alone(store: &dyn Store) {
         (join(1, 0, &a), GameStatus::Open, false, GameStatus::Open),
         (join(2, 1, &b), GameStatus::Running, true, GameStatus::Open),
         (turn, GameStatus::Running, false, GameStatus::Running),
-        (
-            later.clone(),
-            GameStatus::Open,
-            true,
-            GameStatus::Running,
-        ),
+        (later.clone(), GameStatus::Open, true, GameStatus::Running),
     ] {
         let effects = Effects {
             row_unchanged,
