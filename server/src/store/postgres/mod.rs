@@ -1,8 +1,8 @@
 //! PostgreSQL, for deployments: `--database-url postgres://…`. The statements are shared with
 //! SQLite (`sql`); this module brings the pool, the migrations, its group commit (a group of
 //! turns in one statement over arrays, a turn alone in one of its own) and, in
-//! [`coordination`], what replicas of one service share. A connection may carry `options=-c search_path=…` so that tests can give each run
-//! its own schema.
+//! [`coordination`], what replicas of one service share. A connection may carry
+//! `options=-c search_path=…` so that tests can give each run its own schema.
 
 mod coordination;
 #[cfg(test)]
@@ -80,7 +80,7 @@ pub(in crate::store) const NOTIFY_ACTION: &str = concat!(
 ///
 /// It comes in variants ([`Writing::statement`] picks one), because PostgreSQL pays at every
 /// execution for each table a statement writes, rows or not: each part a group does not need
-/// is left out.
+/// is left out (and a turn alone that needs neither is written by [`APPEND_ONE`]).
 /// - `$update`: the games' rows, left out when the writer of every game of the group knows
 ///   its row already holds what it would write (`Append::row_unchanged`): most turns change
 ///   nothing kept there, and the `UPDATE` opens all the table's indexes even for no row.
