@@ -114,15 +114,20 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         b.ownership(game).await.unwrap(),
         Some(Ownership::Owned(replica("b")))
     );
-    // B, the only live replica now, notifies nobody; A finds the action in the store.
-    b.append_action(game, &a_turn(3), &unchanged())
-        .await
-        .unwrap();
-    let third = a_turn_heard(game, 3);
-    assert!(
-        !heard_within(&mut heard_by_a, third, Duration::from_millis(300)).await,
-        "B notified a replica it counts dead"
-    );
+    // B, the only live replica now, notifies nobody, in a group or alone; A finds the
+    // actions in the store.
+    for (seq, effects) in [(3, running()), (4, unchanged())] {
+        b.append_action(game, &a_turn(seq), &effects).await.unwrap();
+        assert!(
+            !heard_within(
+                &mut heard_by_a,
+                a_turn_heard(game, seq),
+                Duration::from_millis(300)
+            )
+            .await,
+            "B notified a replica it counts dead"
+        );
+    }
     let after: Vec<u64> = a
         .actions_after(game, 1)
         .await
@@ -130,15 +135,14 @@ async fn replicas_write_only_what_they_own_and_take_over_the_dead() {
         .iter()
         .map(|x| x.seq)
         .collect();
-    assert_eq!(after, vec![2, 3]);
+    assert_eq!(after, vec![2, 3, 4]);
     // A back alive learns it was away (to catch up), and hears of B's commits again; it does
     // not get the game back: B runs it.
     assert_eq!(a.renew_lease(long).await.unwrap(), Renewal::Lapsed);
     assert_eq!(a.renew_lease(long).await.unwrap(), Renewal::Held);
-    b.append_action(game, &a_turn(4), &running()).await.unwrap();
-    let fourth = a_turn_heard(game, 4);
+    b.append_action(game, &a_turn(5), &running()).await.unwrap();
     assert!(
-        heard(&mut heard_by_a, fourth).await,
+        heard(&mut heard_by_a, a_turn_heard(game, 5)).await,
         "A hears of B's commit"
     );
     assert!(!a.claim_game(game).await.unwrap());
