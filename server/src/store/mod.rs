@@ -136,8 +136,8 @@ pub struct Effects {
     /// The game's row already holds this status, winners, money and acted: its writer knows
     /// it wrote them itself, with the game's previous action. A store may then leave the
     /// row alone (on PostgreSQL, a group's statement without its `UPDATE` runs about a tenth
-    /// faster); `false` whenever that is not known, and the row is compared and written as
-    /// needed.
+    /// faster, and a turn alone has a cheaper statement of its own); `false` whenever that is
+    /// not known, and the row is compared and written as needed.
     pub row_unchanged: bool,
     /// What the action's end of a ladder game rates, done in the action's transaction.
     pub rating: Option<RatingJob>,

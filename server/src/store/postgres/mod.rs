@@ -407,6 +407,13 @@ async fn write_group(
     me: Option<String>,
     appends: Arc<[Append]>,
 ) -> Result<Refused, sqlx::Error> {
+    let writing = Writing::of(&appends);
+    if let [one] = &*appends
+        && !writing.update
+        && !writing.seats
+    {
+        return write_one(&writers, me, one).await;
+    }
     // Columns borrowed from the appends: nothing is copied but into the statement's buffer.
     fn column<'a, T>(appends: &'a [Append], field: impl Fn(&'a Append) -> T) -> Vec<T> {
         appends.iter().map(field).collect()
@@ -427,13 +434,6 @@ async fn write_group(
     let leaves_seat = column(&appends, |a| a.seating.left());
     let ends = column(&appends, |a| a.seating.over().0);
     let finished_at = column(&appends, |a| a.seating.over().1);
-    let writing = Writing::of(&appends);
-    if let [one] = &*appends
-        && !writing.update
-        && !writing.seats
-    {
-        return write_one(&writers, me, one).await;
-    }
     let statement = writing.statement();
     let mut writer = writers.take().await?;
     let written: Result<Vec<(String,)>, sqlx::Error> = sqlx::query_as(statement)
