@@ -53,8 +53,9 @@ pub struct Coalesced<W> {
 /// What the peer speaks, as far as flushes are concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Peer {
-    /// Nothing read yet.
-    Unknown,
+    /// Not known yet: what it sent so far (this many bytes) begins the HTTP/2 preface. Its
+    /// flushes are those of [`Peer::Other`], which waits for nothing.
+    Unknown(usize),
     /// The HTTP/2 connection preface came first: a flush waits for the next turn's read.
     Http2,
     /// Anything else: a flush yields once, then writes.
@@ -81,7 +82,7 @@ impl<W> Coalesced<W> {
             inner,
             held: Vec::new(),
             yielded: false,
-            peer: Peer::Unknown,
+            peer: Peer::Unknown(0),
             turn: Turn::Clear,
         }
     }
@@ -192,18 +193,27 @@ impl<W: AsyncRead + Unpin> AsyncRead for Coalesced<W> {
         }
         let before = buf.filled().len();
         let result = Pin::new(&mut this.inner).poll_read(cx, buf);
-        if this.peer == Peer::Unknown {
-            let read = &buf.filled()[before..];
-            if !read.is_empty() {
-                let n = read.len().min(HTTP2_PREFACE.len());
-                this.peer = if read[..n] == HTTP2_PREFACE[..n] {
-                    Peer::Http2
-                } else {
-                    Peer::Other
-                };
-            }
+        if let Peer::Unknown(matched) = this.peer {
+            this.peer = Peer::after(matched, &buf.filled()[before..]);
         }
         result
+    }
+}
+
+impl Peer {
+    /// What a peer speaks once it sent `read` after the first `matched` bytes of the
+    /// preface. Known only once the whole preface came, or a byte that differs from it: a
+    /// first read may end anywhere, and an HTTP/1.1 request may begin like the preface
+    /// (`P…`), so a preface's beginning alone decides nothing.
+    fn after(matched: usize, read: &[u8]) -> Peer {
+        let n = read.len().min(HTTP2_PREFACE.len() - matched);
+        if read[..n] != HTTP2_PREFACE[matched..matched + n] {
+            Peer::Other
+        } else if matched + n == HTTP2_PREFACE.len() {
+            Peer::Http2
+        } else {
+            Peer::Unknown(matched + n)
+        }
     }
 }
 
@@ -335,9 +345,10 @@ mod tests {
 
     #[test]
     fn only_a_peer_that_begins_with_the_http2_preface_has_its_flushes_wait_for_a_read() {
-        let cases: [(&[u8], Peer); 3] = [
-            // The first read may hold only part of the preface.
-            (&HTTP2_PREFACE[..5], Peer::Http2),
+        let cases: [(&[u8], Peer); 4] = [
+            // The first read may hold only part of the preface: not known yet.
+            (&HTTP2_PREFACE[..5], Peer::Unknown(5)),
+            (b"P", Peer::Unknown(1)),
             (
                 b"POST /theboss.v1.GameService/GetView HTTP/1.1\r\n",
                 Peer::Other,
@@ -353,12 +364,43 @@ mod tests {
             assert_eq!(out.peer, peer, "{first:?}");
             write(&mut out, &mut cx, b"x");
             let flushed = Pin::new(&mut out).poll_flush(&mut cx);
-            // An HTTP/1.1 flush yields (Pending) and writes when polled again, without a read.
+            // An HTTP/1.1 flush yields (Pending) and writes when polled again, without a read;
+            // so does a flush before the peer is known.
             assert_eq!(flushed.is_ready(), peer == Peer::Http2, "{first:?}");
-            if peer == Peer::Other {
+            if peer != Peer::Http2 {
                 assert!(Pin::new(&mut out).poll_flush(&mut cx).is_ready());
                 assert_eq!(socket.writes(), vec![b"x".to_vec()]);
             }
+        }
+    }
+
+    #[test]
+    fn a_peer_is_known_once_its_reads_complete_the_preface_or_depart_from_it() {
+        let waker = noop_waker();
+        let mut cx = Context::from_waker(&waker);
+        let cases: [(&[&[u8]], Peer); 4] = [
+            // The preface in three reads, then a frame in the same read as its end.
+            (
+                &[
+                    &HTTP2_PREFACE[..1],
+                    &HTTP2_PREFACE[1..20],
+                    b"\r\n\r\n\0\0\0\x04",
+                ],
+                Peer::Http2,
+            ),
+            // An HTTP/1.1 request whose first read held one byte of it.
+            (&[b"P", b"OST / HTTP/1.1\r\n"], Peer::Other),
+            (&[b"PRI * HTTP/2.0\r\n", b"\r\nXX"], Peer::Other),
+            (&[&HTTP2_PREFACE[..10], b""], Peer::Unknown(10)),
+        ];
+        for (reads, peer) in cases {
+            let socket = Recorder::default();
+            let mut out = Coalesced::new(socket.clone());
+            for read in reads {
+                socket.incoming.lock().unwrap().extend_from_slice(read);
+                read_turn(&mut out, &mut cx);
+            }
+            assert_eq!(out.peer, peer, "{reads:?}");
         }
     }
 
