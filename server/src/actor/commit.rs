@@ -3,6 +3,8 @@
 //! error nothing has changed; a store that is ahead of the actor (a lost answer, another
 //! writer) is caught up with, and a replica that no longer owns the game steps down.
 
+use std::task::Poll;
+
 use theboss_engine::Seat;
 
 use super::{Actor, Committed, Role};
@@ -10,6 +12,7 @@ use crate::domain::{GameStatus, now_micros};
 use crate::game_error::GameError;
 use crate::store::{Effects, PlayerCaps, RatingJob, StoreError, StoredAction};
 use crate::table::{Action, TableError};
+use crate::wire;
 use theboss_ladder::rating;
 
 /// What an actor wrote to its game's row (its status, winners, money and seats that acted)
@@ -87,11 +90,25 @@ impl Actor {
             .row
             .as_ref()
             .is_some_and(|row| row.holds(self.log.actions() as u64, &effects));
-        if let Err(error) = self
-            .store
-            .append_action(&self.record.id, &stored, &effects)
-            .await
-        {
+        let prepared = self.prepare(stored.at, events, next);
+        // What every watcher of the step is sent alike is encoded while the action is written
+        // (once its statement is sent), off the path from the commit to the watchers; thrown
+        // away with the step if the write fails. A game nobody watches is not encoded for
+        // nothing: an answer to its player encodes what it needs, as before.
+        let watched = self.updates.receiver_count() > 0;
+        let written = {
+            let mut write =
+                std::pin::pin!(self.store.append_action(&self.record.id, &stored, &effects));
+            let first = futures::poll!(write.as_mut());
+            if watched {
+                wire::encode_shared(prepared.step());
+            }
+            match first {
+                Poll::Ready(written) => written,
+                Poll::Pending => write.await,
+            }
+        };
+        if let Err(error) = written {
             match error {
                 StoreError::Conflict { .. } => {
                     // The store is ahead of this actor: a commit whose answer was lost, or
@@ -137,6 +154,7 @@ impl Actor {
             .iter()
             .filter(|f| **f)
             .count();
+        let next = &prepared.state;
         let forfeited = next.forfeited.iter().filter(|f| **f).count();
         crate::metrics::action_committed(timed_out, forfeited.saturating_sub(was_forfeited));
         let ended = next.status.is_over() && !self.log.latest().state.status.is_over();
@@ -164,7 +182,7 @@ impl Actor {
                 });
             }
         }
-        Ok(self.push(stored, events, next))
+        Ok(self.push(stored, prepared))
     }
 
     /// Reads the log back from the store after a write whose outcome is unknown: what the

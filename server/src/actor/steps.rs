@@ -38,7 +38,8 @@ pub struct Batch {
     /// When the seat to move will be played for (micros), if the game has a clock.
     pub deadline: Option<i64>,
     /// The encoded updates of each kind of viewer, made once by the first watcher or answer
-    /// that needs them and shared by the others (`wire` owns what goes in).
+    /// that needs them and shared by the others (`wire` owns what goes in); what they all
+    /// share is made by the actor while the action is written, when the game has watchers.
     pub encoded: Encodings,
 }
 
@@ -233,22 +234,44 @@ impl StepLog {
         state: TableState,
         deadline: Option<i64>,
     ) -> usize {
-        let logged = Logged {
+        let next = self.prepare(stored.at, events, state, deadline);
+        self.push_prepared(stored, next)
+    }
+
+    /// The step an action would add, before it is committed: what its watchers will be
+    /// sent, ready for [`Self::push_prepared`] once the action is, so that its encodings can
+    /// be made while the action is written (see `wire::encode_shared`).
+    pub fn prepare(
+        &self,
+        at: i64,
+        events: Vec<TableEvent>,
+        state: TableState,
+        deadline: Option<i64>,
+    ) -> Arc<Batch> {
+        Arc::new(Batch {
             seq_before: self.seq(),
             events: Arc::from(events),
-            at: stored.at,
-        };
-        let state = Arc::new(state);
-        self.latest = Arc::new(Batch {
-            seq_before: logged.seq_before,
-            events: logged.events.clone(),
-            at: logged.at,
+            at,
             record: self.record.clone(),
             seed_commitment: self.seed_commitment.clone(),
-            state: state.clone(),
+            state: Arc::new(state),
             deadline,
             encoded: Default::default(),
-        });
+        })
+    }
+
+    /// Adds a committed action as the step [`Self::prepare`] made of it (nothing was added
+    /// since). Returns the action's number.
+    pub fn push_prepared(&mut self, stored: StoredAction, next: Arc<Batch>) -> usize {
+        debug_assert_eq!(next.seq_before, self.seq(), "a step made for this place");
+        let logged = Logged {
+            seq_before: next.seq_before,
+            events: next.events.clone(),
+            at: next.at,
+        };
+        let state = next.state.clone();
+        let deadline = next.deadline;
+        self.latest = next;
         let n = usize::try_from(stored.seq).expect("fits");
         if let (Some(player), Some(key)) = (&stored.player_id, &stored.idempotency_key) {
             self.keys.insert((player.clone(), key.clone()), n);

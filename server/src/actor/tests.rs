@@ -338,3 +338,32 @@ async fn a_games_row_is_written_by_the_actions_that_change_it_and_only_by_them()
         "{left_alone} turns left the row alone, {written} wrote it"
     );
 }
+
+/// What every watcher of a step is sent alike is encoded while its action is written, when
+/// the game has watchers, and not when nobody watches.
+#[tokio::test]
+async fn a_watched_step_is_published_with_its_shared_parts_encoded() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let (game, players) = fixtures::two_player_game(store, ActorOptions::default()).await;
+    for p in &players {
+        game.join(p.clone(), None).await.unwrap();
+    }
+    let turn = |latest: &Batch| {
+        let seat = latest.state.to_move().unwrap();
+        Submit {
+            player_id: players[usize::from(seat)].id.clone(),
+            expected_seq: latest.seq_after(),
+            idempotency_key: format!("k{}", latest.seq_after()),
+            turn: latest.state.default_turn(seat).unwrap(),
+        }
+    };
+    // A watcher that reads nothing: whatever is encoded was encoded by the actor.
+    let watching = game.watch(None).await.unwrap();
+    let latest = game.latest().await.unwrap();
+    let committed = game.submit(turn(&latest)).await.unwrap();
+    assert!(committed.batch.encoded.shared_encoded());
+    drop(watching);
+    let latest = game.latest().await.unwrap();
+    let committed = game.submit(turn(&latest)).await.unwrap();
+    assert!(!committed.batch.encoded.shared_encoded());
+}

@@ -61,6 +61,14 @@ pub struct Encodings {
     events: OnceLock<Vec<Vec<u8>>>,
 }
 
+impl Encodings {
+    /// Whether what every viewer shares is encoded yet ([`encode_shared`]).
+    #[cfg(test)]
+    pub fn shared_encoded(&self) -> bool {
+        self.events.get().is_some() && self.public_view.get().is_some()
+    }
+}
+
 /// The cards of a game's city set, by city in play.
 pub fn catalogue(record: &GameInfo) -> Result<v1::GetCatalogueResponse, GameError> {
     // Settings are validated at creation, so a stored game's that do not are corrupt.
@@ -358,12 +366,7 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
             if seen.is_empty() {
                 return Encoded::from([]);
             }
-            let events = encodings.events.get_or_init(|| {
-                step.events
-                    .iter()
-                    .map(|event| table_event_to_wire(event).encode_to_vec())
-                    .collect()
-            });
+            let events = shared_events(step);
             let public = public_part(step);
             let own = own_view_encoded(step.state, viewer, step.deadline);
             let view: [&[u8]; 2] = [public, &own];
@@ -379,6 +382,25 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
                 .collect()
         })
         .clone()
+}
+
+/// Encodes what every viewer of `step` is sent alike: its events, and what every viewer
+/// sees of the table after it. Done ahead of the first viewer that needs them (the actor
+/// does it while the step's action is being written), each viewer then only adds its own
+/// part; done or not, [`encoded_updates`] sends the same bytes.
+pub fn encode_shared(step: Step<'_>) {
+    shared_events(step);
+    public_part(step);
+}
+
+/// Each event of `step` as a `GameEvent`: encoded by the first who needs them.
+fn shared_events<'a>(step: Step<'a>) -> &'a [Vec<u8>] {
+    step.encodings.events.get_or_init(|| {
+        step.events
+            .iter()
+            .map(|event| table_event_to_wire(event).encode_to_vec())
+            .collect()
+    })
 }
 
 /// What every viewer sees of the table after `step`: encoded by the first who needs it.
@@ -489,6 +511,51 @@ mod tests {
             "{dealt} of {} dealt",
             batches.len()
         );
+    }
+
+    /// The parts every viewer shares are encoded ahead while an action is written; every
+    /// viewer's updates must be the same bytes as when the first viewer encodes them.
+    #[tokio::test]
+    async fn updates_are_the_same_bytes_whether_their_shared_parts_were_encoded_ahead_or_not() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let (game, players) = fixtures::clocked_two_player_game(store).await;
+        fixtures::play_to_end(&game, &players).await;
+        let batches = game.watch(Some(0)).await.unwrap().backlog.build();
+        assert!(batches.len() > 20, "{} batches", batches.len());
+        for batch in &batches {
+            let ahead = crate::actor::Batch {
+                seq_before: batch.seq_before,
+                events: batch.events.clone(),
+                at: batch.at,
+                record: batch.record.clone(),
+                seed_commitment: batch.seed_commitment.clone(),
+                state: batch.state.clone(),
+                deadline: batch.deadline,
+                encoded: Encodings::default(),
+            };
+            assert!(!ahead.encoded.shared_encoded());
+            encode_shared(ahead.step());
+            assert!(ahead.encoded.shared_encoded());
+            for viewer in [
+                Viewer::Seat(0),
+                Viewer::Seat(1),
+                Viewer::Seat(2),
+                Viewer::Spectator,
+            ] {
+                for views in [ViewsOn::EveryUpdate, ViewsOn::LastUpdate] {
+                    assert_eq!(
+                        encoded_updates(ahead.step(), viewer, views),
+                        encoded_updates(batch.step(), viewer, views),
+                        "{viewer:?}, {views:?}, after {}",
+                        batch.seq_after()
+                    );
+                }
+                assert_eq!(
+                    view_response(ahead.step(), viewer),
+                    view_response(batch.step(), viewer)
+                );
+            }
+        }
     }
 
     /// The views an action's updates carry are encoded in parts, shared between viewers; the
