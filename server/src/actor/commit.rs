@@ -91,17 +91,18 @@ impl Actor {
             .as_ref()
             .is_some_and(|row| row.holds(self.log.actions() as u64, &effects));
         let prepared = self.prepare(stored.at, events, next);
-        // What every watcher of the step is sent alike is encoded while the action is written
-        // (once its statement is sent), off the path from the commit to the watchers; thrown
-        // away with the step if the write fails. A game nobody watches is not encoded for
-        // nothing: an answer to its player encodes what it needs, as before.
+        // What the step's watchers will be sent is encoded while the action is written (once
+        // its statement is sent), off the path from the commit to them: what they all share,
+        // and each kind of viewer's updates the step before was asked for. Thrown away with
+        // the step if the write fails. A game nobody watches is not encoded for nothing: an
+        // answer to its player encodes what it needs.
         let watched = self.updates.receiver_count() > 0;
         let written = {
             let mut write =
                 std::pin::pin!(self.store.append_action(&self.record.id, &stored, &effects));
             let first = futures::poll!(write.as_mut());
             if watched {
-                wire::encode_shared(prepared.step());
+                wire::encode_ahead(prepared.step(), &self.log.latest().encoded);
             }
             match first {
                 Poll::Ready(written) => written,

@@ -38,8 +38,8 @@ pub struct Batch {
     /// When the seat to move will be played for (micros), if the game has a clock.
     pub deadline: Option<i64>,
     /// The encoded updates of each kind of viewer, made once by the first watcher or answer
-    /// that needs them and shared by the others (`wire` owns what goes in); what they all
-    /// share is made by the actor while the action is written, when the game has watchers.
+    /// that needs them and shared by the others (`wire` owns what goes in); when the game has
+    /// watchers, the actor makes them while the action is written.
     pub encoded: Encodings,
 }
 
@@ -240,7 +240,7 @@ impl StepLog {
 
     /// The step an action would add, before it is committed: what its watchers will be
     /// sent, ready for [`Self::push_prepared`] once the action is, so that its encodings can
-    /// be made while the action is written (see `wire::encode_shared`).
+    /// be made while the action is written (see `wire::encode_ahead`).
     pub fn prepare(
         &self,
         at: i64,

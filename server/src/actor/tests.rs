@@ -4,6 +4,8 @@
 use super::*;
 use crate::domain::{Settings, Visibility};
 use crate::store::Effects;
+use crate::wire::ViewsOn;
+use theboss_engine::Viewer;
 
 #[tokio::test]
 async fn a_clock_that_ran_out_while_the_server_was_down_fires_on_restart() {
@@ -339,10 +341,11 @@ async fn a_games_row_is_written_by_the_actions_that_change_it_and_only_by_them()
     );
 }
 
-/// What every watcher of a step is sent alike is encoded while its action is written, when
-/// the game has watchers, and not when nobody watches.
+/// What a step's watchers will be sent is encoded while its action is written, when the game
+/// has watchers: what they all share, and the updates of the kinds of viewer the step before
+/// was asked for. Nothing is encoded ahead when nobody watches.
 #[tokio::test]
-async fn a_watched_step_is_published_with_its_shared_parts_encoded() {
+async fn a_watched_step_is_published_with_its_updates_encoded() {
     let (store, _dir) = crate::testing::sqlite_store().await;
     let (game, players) = fixtures::two_player_game(store, ActorOptions::default()).await;
     for p in &players {
@@ -362,8 +365,36 @@ async fn a_watched_step_is_published_with_its_shared_parts_encoded() {
     let latest = game.latest().await.unwrap();
     let committed = game.submit(turn(&latest)).await.unwrap();
     assert!(committed.batch.encoded.shared_encoded());
+    assert!(
+        !committed
+            .batch
+            .encoded
+            .has_updates(Viewer::Seat(0), ViewsOn::LastUpdate)
+    );
+    // Seat 0's updates were asked for: the next step's are encoded ahead, and only those.
+    crate::wire::encoded_updates(committed.batch.step(), Viewer::Seat(0), ViewsOn::LastUpdate);
+    let committed = game.submit(turn(&committed.batch)).await.unwrap();
+    assert!(
+        committed
+            .batch
+            .encoded
+            .has_updates(Viewer::Seat(0), ViewsOn::LastUpdate)
+    );
+    for other in [Viewer::Seat(1), Viewer::Spectator] {
+        assert!(
+            !committed
+                .batch
+                .encoded
+                .has_updates(other, ViewsOn::LastUpdate)
+        );
+    }
+    assert!(
+        !committed
+            .batch
+            .encoded
+            .has_updates(Viewer::Seat(0), ViewsOn::EveryUpdate)
+    );
     drop(watching);
-    let latest = game.latest().await.unwrap();
-    let committed = game.submit(turn(&latest)).await.unwrap();
+    let committed = game.submit(turn(&committed.batch)).await.unwrap();
     assert!(!committed.batch.encoded.shared_encoded());
 }

@@ -61,11 +61,16 @@ pub struct Encodings {
     events: OnceLock<Vec<Vec<u8>>>,
 }
 
+#[cfg(test)]
 impl Encodings {
-    /// Whether what every viewer shares is encoded yet ([`encode_shared`]).
-    #[cfg(test)]
+    /// Whether what every viewer shares is encoded yet.
     pub fn shared_encoded(&self) -> bool {
         self.events.get().is_some() && self.public_view.get().is_some()
+    }
+
+    /// Whether a viewer's updates are encoded yet, for this choice of views.
+    pub fn has_updates(&self, viewer: Viewer, views: ViewsOn) -> bool {
+        self.slots[slot_of(viewer, views)].get().is_some()
     }
 }
 
@@ -347,14 +352,7 @@ pub fn step_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Vec<v1::G
 /// they carry is encoded in two parts: what every viewer sees, once per step for all of them,
 /// then the viewer's own part (see `theboss::encoded`).
 pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encoded {
-    let kind = match viewer {
-        Viewer::Seat(seat) => usize::from(seat).min(VIEWERS - 2),
-        Viewer::Spectator => VIEWERS - 1,
-    };
-    let slot = match views {
-        ViewsOn::EveryUpdate => kind,
-        ViewsOn::LastUpdate => VIEWERS + kind,
-    };
+    let slot = slot_of(viewer, views);
     let encodings = step.encodings;
     encodings.slots[slot]
         .get_or_init(|| {
@@ -384,13 +382,47 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
         .clone()
 }
 
-/// Encodes what every viewer of `step` is sent alike: its events, and what every viewer
-/// sees of the table after it. Done ahead of the first viewer that needs them (the actor
-/// does it while the step's action is being written), each viewer then only adds its own
-/// part; done or not, [`encoded_updates`] sends the same bytes.
-pub fn encode_shared(step: Step<'_>) {
+/// Where a step keeps a viewer's updates: by kind of viewer and choice of views.
+fn slot_of(viewer: Viewer, views: ViewsOn) -> usize {
+    let kind = match viewer {
+        Viewer::Seat(seat) => usize::from(seat).min(VIEWERS - 2),
+        Viewer::Spectator => VIEWERS - 1,
+    };
+    match views {
+        ViewsOn::EveryUpdate => kind,
+        ViewsOn::LastUpdate => VIEWERS + kind,
+    }
+}
+
+/// The viewer and choice of views whose updates `slot` keeps ([`slot_of`]'s inverse).
+fn slot_viewer(slot: usize) -> (Viewer, ViewsOn) {
+    let views = if slot < VIEWERS {
+        ViewsOn::EveryUpdate
+    } else {
+        ViewsOn::LastUpdate
+    };
+    let viewer = match Seat::try_from(slot % VIEWERS) {
+        Ok(seat) if usize::from(seat) < VIEWERS - 1 => Viewer::Seat(seat),
+        _ => Viewer::Spectator,
+    };
+    (viewer, views)
+}
+
+/// Encodes ahead what `step`'s viewers will be sent, before the first of them asks: what
+/// every viewer is sent alike (its events, what all see of the table after it), and the
+/// updates of each kind of viewer and choice of views the step before (`previous`) was
+/// asked for, as those are the game's watchers. The actor does it while the step's action
+/// is written, off the path from the commit to the watchers; done or not,
+/// [`encoded_updates`] sends the same bytes, each kind of viewer only its own.
+pub fn encode_ahead(step: Step<'_>, previous: &Encodings) {
     shared_events(step);
     public_part(step);
+    for (slot, asked) in previous.slots.iter().enumerate() {
+        if asked.get().is_some() {
+            let (viewer, views) = slot_viewer(slot);
+            encoded_updates(step, viewer, views);
+        }
+    }
 }
 
 /// Each event of `step` as a `GameEvent`: encoded by the first who needs them.
@@ -513,45 +545,64 @@ mod tests {
         );
     }
 
-    /// The parts every viewer shares are encoded ahead while an action is written; every
-    /// viewer's updates must be the same bytes as when the first viewer encodes them.
+    /// What a step's viewers are sent is encoded ahead while its action is written; every
+    /// viewer's updates must be the same bytes as when the first viewer encodes them, and
+    /// only the kinds of viewer the step before was asked for are encoded ahead.
     #[tokio::test]
-    async fn updates_are_the_same_bytes_whether_their_shared_parts_were_encoded_ahead_or_not() {
+    async fn updates_are_the_same_bytes_whether_encoded_ahead_or_not() {
         let (store, _dir) = crate::testing::sqlite_store().await;
         let (game, players) = fixtures::clocked_two_player_game(store).await;
         fixtures::play_to_end(&game, &players).await;
         let batches = game.watch(Some(0)).await.unwrap().backlog.build();
         assert!(batches.len() > 20, "{} batches", batches.len());
+        let viewers = [
+            Viewer::Seat(0),
+            Viewer::Seat(1),
+            Viewer::Seat(2),
+            Viewer::Spectator,
+        ];
+        let choices = [ViewsOn::EveryUpdate, ViewsOn::LastUpdate];
+        let afresh = |batch: &crate::actor::Batch| crate::actor::Batch {
+            seq_before: batch.seq_before,
+            events: batch.events.clone(),
+            at: batch.at,
+            record: batch.record.clone(),
+            seed_commitment: batch.seed_commitment.clone(),
+            state: batch.state.clone(),
+            deadline: batch.deadline,
+            encoded: Encodings::default(),
+        };
+        // A step before that one viewer asked of, and one that every viewer did.
+        let every_asked = afresh(&batches[0]);
+        let hint = afresh(&batches[0]);
+        encoded_updates(hint.step(), Viewer::Seat(1), ViewsOn::LastUpdate);
+        for viewer in viewers {
+            for views in choices {
+                encoded_updates(every_asked.step(), viewer, views);
+            }
+        }
         for batch in &batches {
-            let ahead = crate::actor::Batch {
-                seq_before: batch.seq_before,
-                events: batch.events.clone(),
-                at: batch.at,
-                record: batch.record.clone(),
-                seed_commitment: batch.seed_commitment.clone(),
-                state: batch.state.clone(),
-                deadline: batch.deadline,
-                encoded: Encodings::default(),
-            };
-            assert!(!ahead.encoded.shared_encoded());
-            encode_shared(ahead.step());
-            assert!(ahead.encoded.shared_encoded());
-            for viewer in [
-                Viewer::Seat(0),
-                Viewer::Seat(1),
-                Viewer::Seat(2),
-                Viewer::Spectator,
-            ] {
-                for views in [ViewsOn::EveryUpdate, ViewsOn::LastUpdate] {
+            let one = afresh(batch);
+            encode_ahead(one.step(), &hint.encoded);
+            assert!(one.encoded.shared_encoded());
+            let every = afresh(batch);
+            encode_ahead(every.step(), &every_asked.encoded);
+            for viewer in viewers {
+                for views in choices {
+                    let asked = (viewer, views) == (Viewer::Seat(1), ViewsOn::LastUpdate);
+                    assert_eq!(one.encoded.has_updates(viewer, views), asked);
+                    assert!(every.encoded.has_updates(viewer, views));
+                    let lazily = encoded_updates(batch.step(), viewer, views);
                     assert_eq!(
-                        encoded_updates(ahead.step(), viewer, views),
-                        encoded_updates(batch.step(), viewer, views),
+                        encoded_updates(one.step(), viewer, views),
+                        lazily,
                         "{viewer:?}, {views:?}, after {}",
                         batch.seq_after()
                     );
+                    assert_eq!(encoded_updates(every.step(), viewer, views), lazily);
                 }
                 assert_eq!(
-                    view_response(ahead.step(), viewer),
+                    view_response(every.step(), viewer),
                     view_response(batch.step(), viewer)
                 );
             }
