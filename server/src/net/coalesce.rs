@@ -41,12 +41,9 @@ pub const CAPACITY: usize = 16 * 1024;
 pub struct Coalesced<W> {
     inner: W,
     held: Vec<u8>,
-    /// Whether this flush already gave the other tasks their turn (a peer that is not
-    /// HTTP/2).
-    yielded: bool,
     /// What the peer speaks, from the first bytes it sent.
     peer: Peer,
-    /// Where what an HTTP/2 peer's connection holds stands.
+    /// Where what the connection holds stands, in its task's turns.
     turn: Turn,
 }
 
@@ -62,12 +59,13 @@ enum Peer {
     Other,
 }
 
-/// What an HTTP/2 peer's connection holds, in its task's turns.
+/// What a connection holds, in its task's turns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Turn {
     /// No flush waits.
     Clear,
-    /// Flushed in this turn: the task woke itself, and what is held leaves in its next turn.
+    /// Flushed in this turn: the task woke itself, and what is held leaves in its next turn
+    /// (an HTTP/2 peer's, once it reads; any other peer's, at its next flush).
     Flushed,
     /// The next turn began (the socket was read): the next flush writes out.
     Due,
@@ -81,7 +79,6 @@ impl<W> Coalesced<W> {
         Coalesced {
             inner,
             held: Vec::new(),
-            yielded: false,
             peer: Peer::Unknown(0),
             turn: Turn::Clear,
         }
@@ -149,27 +146,27 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for Coalesced<W> {
         let this = &mut *self;
         if this.held.is_empty() {
             this.turn = Turn::Clear;
-            this.yielded = false;
             return Pin::new(&mut this.inner).poll_flush(cx);
         }
-        if this.peer == Peer::Http2 {
-            match this.turn {
-                Turn::Clear => {
-                    this.turn = Turn::Flushed;
-                    cx.waker().wake_by_ref();
-                    return Poll::Ready(Ok(()));
-                }
-                Turn::Flushed => return Poll::Ready(Ok(())),
-                Turn::Due => {}
+        match (this.turn, this.peer) {
+            // The turn's first flush asks for the task's next turn. An HTTP/2 peer's answers
+            // at once (what is held leaves at the next turn's first flush, after its read);
+            // any other's yields, and writes when polled again.
+            (Turn::Clear, peer) => {
+                this.turn = Turn::Flushed;
+                cx.waker().wake_by_ref();
+                return if peer == Peer::Http2 {
+                    Poll::Ready(Ok(()))
+                } else {
+                    Poll::Pending
+                };
             }
-        } else if !this.yielded {
-            this.yielded = true;
-            cx.waker().wake_by_ref();
-            return Poll::Pending;
+            // The HTTP/2 connection's next turn has not begun: this flush waits with the first.
+            (Turn::Flushed, Peer::Http2) => return Poll::Ready(Ok(())),
+            (Turn::Flushed | Turn::Due, _) => {}
         }
         ready!(this.poll_write_out(cx))?;
         this.turn = Turn::Clear;
-        this.yielded = false;
         Pin::new(&mut this.inner).poll_flush(cx)
     }
 
