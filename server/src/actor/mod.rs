@@ -638,14 +638,14 @@ impl Actor {
         }
     }
 
-    /// Makes a committed action visible: logs it and tells the watchers. Returns its number.
     /// The step an action committed at `at` would add: see [`StepLog::prepare`].
     fn prepare(&self, at: i64, events: Vec<TableEvent>, state: TableState) -> Arc<Batch> {
         let deadline = Clock::of(&self.record, &self.options).deadline(&state, at);
         self.log.prepare(at, events, state, deadline)
     }
 
-    /// Adds a committed action as its prepared step, and sends it to the game's watchers.
+    /// Makes a committed action visible, as the step [`Self::prepare`] made of it: logs it
+    /// and tells the watchers. Returns its number.
     fn push(&mut self, stored: StoredAction, prepared: Arc<Batch>) -> usize {
         let n = self.log.push_prepared(stored, prepared);
         let batch = self.log.latest().clone();
