@@ -2,19 +2,21 @@
 //! viewer may see it, and a keep-alive whenever the game is quiet. The stream ends after the
 //! game ends.
 //!
-//! The stream is polled by the response that sends it, on that response's own task: no task
-//! and no channel of its own between the game's broadcast and the connection, so an action's
-//! update reaches the socket in one hop per stream. A stream whose client is gone is dropped
-//! with its response, releasing its permit.
+//! The stream is polled by the response that sends it, on its connection's task (a
+//! connection's calls are polled by the task that serves it: `net::serve`): no task and no
+//! channel of its own between the game's broadcast and the connection, so an action's update
+//! reaches the socket in one hop per stream. A stream whose client is gone is dropped with
+//! its response, releasing its permit.
 //!
 //! A game's watchers cost its table no more than one encoding per kind of viewer a step,
 //! whatever their number: each batch's updates are encoded once per kind of viewer (each
 //! seat, and spectators), by the game's actor while the action is written if the step before
 //! was asked for them (`wire::encode_ahead`), else by the first stream that needs them, and
-//! every stream of that viewer sends the same bytes (`wire::encoded_updates`); what a watcher
-//! missed is rebuilt on the watcher's own task, never on the game's. A seated watcher that falls behind re-reads what it missed; a
-//! spectator that falls behind is ended with UNAVAILABLE and resumes with `after_seq`, so a
-//! slow or numerous audience lags, never the table.
+//! every stream of that viewer sends the same bytes (`wire::encoded_updates`). What a
+//! watcher missed is rebuilt on the watcher's side, never on the game's: a seated watcher
+//! that falls behind re-reads what it missed; a spectator that falls behind is ended with
+//! UNAVAILABLE and resumes with `after_seq`, so a slow or numerous audience lags, never the
+//! table.
 
 use std::collections::VecDeque;
 use std::pin::Pin;

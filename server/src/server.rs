@@ -9,7 +9,8 @@ use std::sync::Arc;
 use theboss::v1::game_service_server::GameServiceServer;
 use theboss::v1::ladder_service_server::LadderServiceServer;
 use tokio::net::TcpListener;
-use tonic::transport::Server;
+use tower::util::BoxCloneSyncService;
+use tower::{ServiceBuilder, ServiceExt};
 
 use crate::config::Config;
 use crate::options::Options;
@@ -209,28 +210,7 @@ pub async fn run(
         let _ = stop.send(true);
     };
     let limits = &options.limits;
-    let streams = (limits.streams_per_connection > 0).then_some(limits.streams_per_connection);
-    Server::builder()
-        // Browsers speak gRPC-Web over HTTP/1.1 (or 2), from pages of other origins.
-        .accept_http1(true)
-        .max_concurrent_streams(streams)
-        .http2_keepalive_interval(Some(limits.keep_alive))
-        .http2_keepalive_timeout(Some(limits.keep_alive / 3))
-        .layer(net::layer::ConnectionLayer::new(
-            limits,
-            options.addresses.clone(),
-            Arc::new(auth),
-            stopping,
-        ))
-        .layer(web::cors(&options.cors_origins)?)
-        // A request that is not an RPC is a page of the front end, answered before tonic-web
-        // (which refuses HTTP/1.1 that is not gRPC-Web).
-        .layer(web::PagesLayer::new(web::site(options.web_dir.as_deref())))
-        .layer(tonic_web::GrpcWebLayer::new())
-        .layer(net::layer::RequestBodyLayer::new(limits))
-        .layer(net::budget::BudgetLayer)
-        .layer(metrics::RpcMetricsLayer)
-        .add_service(health)
+    let routes = tonic::service::Routes::new(health)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(
@@ -241,11 +221,42 @@ pub async fn run(
             LadderServiceServer::new(ladder_service)
                 .max_decoding_message_size(crate::limits::fixed::MAX_REQUEST_BYTES),
         )
-        .serve_with_incoming_shutdown(
-            net::accept(listener, limits, &options.addresses, Arc::default()),
-            shutdown,
-        )
-        .await?;
+        .prepare();
+    let layered = ServiceBuilder::new()
+        .layer(net::layer::ConnectionLayer::new(
+            limits,
+            options.addresses.clone(),
+            Arc::new(auth),
+            stopping,
+        ))
+        // Browsers speak gRPC-Web over HTTP/1.1 (or 2), from pages of other origins.
+        .layer(web::cors(&options.cors_origins)?)
+        // A request that is not an RPC is a page of the front end, answered before tonic-web
+        // (which refuses HTTP/1.1 that is not gRPC-Web).
+        .layer(web::PagesLayer::new(web::site(options.web_dir.as_deref())))
+        .layer(tonic_web::GrpcWebLayer::new())
+        .layer(net::layer::RequestBodyLayer::new(limits))
+        .layer(net::budget::BudgetLayer)
+        .layer(metrics::RpcMetricsLayer)
+        .service(routes);
+    // The layers answer every refusal as a response (their error is `Infallible`).
+    let layered =
+        ServiceExt::<http::Request<tonic::body::Body>>::map_response(layered, |response| {
+            response.map(tonic::body::Body::new)
+        });
+    let settings = net::serve::Settings {
+        max_concurrent_streams: (limits.streams_per_connection > 0)
+            .then_some(limits.streams_per_connection),
+        keep_alive_interval: limits.keep_alive,
+        keep_alive_timeout: limits.keep_alive / 3,
+    };
+    net::serve::serve(
+        net::accept(listener, limits, &options.addresses, Arc::default()),
+        BoxCloneSyncService::new(layered),
+        settings,
+        shutdown,
+    )
+    .await;
     tracing::info!("stopped");
     Ok(())
 }

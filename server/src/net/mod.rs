@@ -13,6 +13,7 @@
 //! - [`budget`]: the layer that tells each caller what it has left of its quota.
 //! - [`coalesce`]: a connection's writes gathered until a flush, which first lets the other
 //!   ready tasks run once, so that an action's messages to its streams leave together.
+//! - [`serve`]: each connection served on one task, its calls included.
 //!
 //! [`raise_fd_limit`] lifts the process's soft file-descriptor limit to its hard one at
 //! start-up, so that the caps, not the kernel, decide how many clients fit.
@@ -22,6 +23,7 @@ pub mod budget;
 pub mod coalesce;
 pub mod conn;
 pub mod layer;
+pub mod serve;
 pub mod unauthenticated;
 
 use std::collections::HashMap;

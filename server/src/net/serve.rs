@@ -1,0 +1,305 @@
+//! Serving accepted connections, each on one task of its own: the connection and every call
+//! on it. hyper runs each HTTP/2 stream on an executor; served through tonic's `Server`, that
+//! is a tokio task per stream, so an action's responses to the streams of one connection were
+//! five tasks, woken at once, which the runtime shared between its workers: the workers then
+//! took turns on the connection's lock, and the messages left in three writes where one would
+//! do. Here a connection's streams are polled by the task that drives the connection
+//! ([`Local`]), one after the other, and what they send leaves together.
+//!
+//! What tonic's `Server` adds around a service is kept: the connection's information in each
+//! request's extensions, a call's deadline from its `grpc-timeout` header ([`Deadline`]), an
+//! error turned into a gRPC status, and graceful shutdown: once `shutdown` resolves no
+//! connection is accepted, each open one is told to finish its calls, and this returns once
+//! they all did. A client's calls share its connection's task, so a client cannot spread its
+//! work over the runtime's workers at the others' expense.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::Poll;
+use std::time::Duration;
+
+use atomic_waker::AtomicWaker;
+use futures::future::BoxFuture;
+use futures::stream::{FuturesUnordered, Stream, StreamExt};
+use http::{HeaderMap, Request, Response};
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::service::TowerToHyperService;
+use tonic::body::Body;
+use tonic::transport::server::Connected;
+use tower::ServiceExt;
+
+use super::Guarded;
+
+/// How connections are served: what tonic's `Server` builder was told.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The most streams a connection may have open at once (none: HTTP/2's default).
+    pub max_concurrent_streams: Option<u32>,
+    pub keep_alive_interval: Duration,
+    pub keep_alive_timeout: Duration,
+}
+
+/// The service a connection's requests go to: the routes with their layers.
+pub type Routes = tower::util::BoxCloneSyncService<Request<Body>, Response<Body>, Infallible>;
+
+/// Serves the connections `incoming` yields until `shutdown` resolves, then lets the open
+/// ones finish their calls and returns once they all did.
+pub async fn serve(
+    incoming: impl Stream<Item = std::io::Result<Guarded>>,
+    routes: Routes,
+    settings: Settings,
+    shutdown: impl Future<Output = ()>,
+) {
+    let (stop, stopping) = tokio::sync::watch::channel(());
+    let mut shutdown = pin!(shutdown);
+    // Scoped, so that `incoming` (the listener with it) is dropped once nothing is accepted
+    // any more: a client that connects then is refused, not left waiting.
+    {
+        let mut incoming = pin!(incoming);
+        loop {
+            tokio::select! {
+                () = &mut shutdown => break,
+                accepted = incoming.next() => match accepted {
+                    Some(Ok(io)) => {
+                        let connection =
+                            serve_one(io, routes.clone(), settings.clone(), stopping.clone());
+                        tokio::spawn(connection);
+                    }
+                    Some(Err(error)) => tracing::debug!(%error, "cannot accept a connection"),
+                    None => break,
+                },
+            }
+        }
+    }
+    // Tell the open connections to finish, and wait until every one has dropped its receiver.
+    drop(stopping);
+    let _ = stop.send(());
+    stop.closed().await;
+}
+
+/// Serves one connection: its HTTP/1.1 or HTTP/2 protocol and every call on it, on the
+/// caller's task, until the client leaves or, after a stop, its calls are done.
+async fn serve_one(
+    io: Guarded,
+    routes: Routes,
+    settings: Settings,
+    mut stopping: tokio::sync::watch::Receiver<()>,
+) {
+    let info = io.connect_info();
+    let service = tower::service_fn(move |request: Request<Incoming>| {
+        let mut request = request.map(Body::new);
+        request.extensions_mut().insert(info.clone());
+        Deadline::of(request.headers()).call(routes.clone().oneshot(request))
+    });
+    let local = Local::default();
+    let mut builder = auto::Builder::new(local.clone());
+    builder
+        .http1()
+        // hyper enforces its HTTP/1.1 header read timeout only with a timer.
+        .timer(TokioTimer::new());
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_concurrent_streams(settings.max_concurrent_streams)
+        .keep_alive_interval(Some(settings.keep_alive_interval))
+        .keep_alive_timeout(settings.keep_alive_timeout);
+    let connection = builder.serve_connection(TokioIo::new(io), TowerToHyperService::new(service));
+    let mut connection = pin!(connection);
+    let mut streams = FuturesUnordered::new();
+    // A stop, or the server gone (its sender dropped): either way the calls finish.
+    let mut stop = pin!(stopping.changed());
+    let (mut open, mut told) = (true, false);
+    std::future::poll_fn(|cx| {
+        local.shared.waker.register(cx.waker());
+        if !told && stop.as_mut().poll(cx).is_ready() {
+            told = true;
+            connection.as_mut().graceful_shutdown();
+        }
+        if open && let Poll::Ready(outcome) = connection.as_mut().poll(cx) {
+            open = false;
+            if let Err(error) = outcome {
+                tracing::debug!(%error, "a connection ended with an error");
+            }
+        }
+        streams.extend(local.take());
+        // Until every stream waits: the streams' wakers wake this task.
+        while let Poll::Ready(Some(())) = streams.poll_next_unpin(cx) {}
+        if open || !streams.is_empty() {
+            Poll::Pending
+        } else {
+            Poll::Ready(())
+        }
+    })
+    .await;
+}
+
+/// A connection's executor: what hyper spawns for it (each HTTP/2 stream) is polled by the
+/// connection's own task.
+#[derive(Clone, Default)]
+struct Local {
+    shared: Arc<Spawned>,
+}
+
+/// What a connection's executor was given, not polled yet, and the task that polls it.
+#[derive(Default)]
+struct Spawned {
+    futures: Mutex<Vec<BoxFuture<'static, ()>>>,
+    waker: AtomicWaker,
+}
+
+impl Local {
+    fn take(&self) -> Vec<BoxFuture<'static, ()>> {
+        let mut futures = self
+            .shared
+            .futures
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        std::mem::take(&mut *futures)
+    }
+}
+
+impl<F> hyper::rt::Executor<F> for Local
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    fn execute(&self, future: F) {
+        self.shared
+            .futures
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(Box::pin(future));
+        self.shared.waker.wake();
+    }
+}
+
+/// A call's deadline, from its `grpc-timeout` header: a call still running then is ended
+/// with CANCELLED, as tonic's server does. A header that does not parse sets none.
+struct Deadline(Option<Duration>);
+
+impl Deadline {
+    fn of(headers: &HeaderMap) -> Deadline {
+        Deadline(headers.get("grpc-timeout").and_then(|value| {
+            let value = value.to_str().ok()?;
+            let (digits, unit) = value.split_at(value.len().checked_sub(1)?);
+            // The header's value is at most eight digits (gRPC over HTTP/2).
+            if digits.is_empty() || digits.len() > 8 {
+                return None;
+            }
+            let n: u64 = digits.parse().ok()?;
+            Some(match unit {
+                "H" => Duration::from_secs(n * 3600),
+                "M" => Duration::from_secs(n * 60),
+                "S" => Duration::from_secs(n),
+                "m" => Duration::from_millis(n),
+                "u" => Duration::from_micros(n),
+                "n" => Duration::from_nanos(n),
+                _ => return None,
+            })
+        }))
+    }
+
+    /// The response of `call`, or CANCELLED once the deadline passed.
+    async fn call(
+        self,
+        call: impl Future<Output = Result<Response<Body>, Infallible>>,
+    ) -> Result<Response<Body>, Infallible> {
+        let Some(within) = self.0 else {
+            return call.await;
+        };
+        match tokio::time::timeout(within, call).await {
+            Ok(response) => response,
+            Err(_) => Ok(tonic::Status::cancelled("Timeout expired").into_http()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deadline(value: &str) -> Option<Duration> {
+        let mut headers = HeaderMap::new();
+        headers.insert("grpc-timeout", value.parse().unwrap());
+        Deadline::of(&headers).0
+    }
+
+    #[test]
+    fn a_deadline_reads_every_unit_and_nothing_malformed() {
+        assert_eq!(deadline("2H"), Some(Duration::from_secs(7200)));
+        assert_eq!(deadline("3M"), Some(Duration::from_secs(180)));
+        assert_eq!(deadline("4S"), Some(Duration::from_secs(4)));
+        assert_eq!(deadline("9999999m"), Some(Duration::from_millis(9_999_999)));
+        assert_eq!(deadline("5u"), Some(Duration::from_micros(5)));
+        assert_eq!(deadline("6n"), Some(Duration::from_nanos(6)));
+        for malformed in ["", "S", "123456789S", "1x", "-1S", "1.5S", "S1"] {
+            assert_eq!(deadline(malformed), None, "{malformed:?}");
+        }
+        assert_eq!(Deadline::of(&HeaderMap::new()).0, None);
+    }
+
+    /// A call still running at its deadline is answered CANCELLED; one done in time is
+    /// answered as it answered.
+    #[tokio::test(start_paused = true)]
+    async fn a_call_past_its_deadline_is_cancelled() {
+        let status = |response: Response<Body>| {
+            response
+                .headers()
+                .get("grpc-status")
+                .map(|v| v.to_str().unwrap().to_string())
+        };
+        let late = Deadline(Some(Duration::from_millis(50)))
+            .call(std::future::pending())
+            .await
+            .unwrap();
+        assert_eq!(status(late).as_deref(), Some("1"));
+        let in_time = Deadline(Some(Duration::from_secs(5)))
+            .call(async {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                Ok(tonic::Status::not_found("x").into_http())
+            })
+            .await
+            .unwrap();
+        assert_eq!(status(in_time).as_deref(), Some("5"));
+        let unbounded = Deadline(None)
+            .call(async {
+                tokio::time::sleep(Duration::from_secs(3600)).await;
+                Ok(tonic::Status::ok("").into_http())
+            })
+            .await
+            .unwrap();
+        assert_eq!(status(unbounded).as_deref(), Some("0"));
+    }
+
+    /// What the connection's executor is given waits for the connection's task, which it
+    /// wakes.
+    #[tokio::test]
+    async fn the_local_executor_hands_its_futures_to_the_connections_task() {
+        use hyper::rt::Executor;
+        let local = Local::default();
+        let woken = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        struct Flag(Arc<std::sync::atomic::AtomicBool>);
+        impl std::task::Wake for Flag {
+            fn wake(self: Arc<Self>) {
+                self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+        local
+            .shared
+            .waker
+            .register(&std::task::Waker::from(Arc::new(Flag(woken.clone()))));
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        local.execute(async move {
+            let _ = tx.send(7);
+        });
+        assert!(woken.load(std::sync::atomic::Ordering::SeqCst));
+        let mut taken = local.take();
+        assert_eq!(taken.len(), 1);
+        taken.pop().unwrap().await;
+        assert_eq!(rx.await.unwrap(), 7);
+        assert!(local.take().is_empty());
+    }
+}
