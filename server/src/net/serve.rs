@@ -6,12 +6,14 @@
 //! do. Here a connection's streams are polled by the task that drives the connection
 //! ([`Local`]), one after the other, and what they send leaves together.
 //!
-//! What tonic's `Server` adds around a service is kept: the connection's information in each
-//! request's extensions, a call's deadline from its `grpc-timeout` header ([`Deadline`]), an
-//! error turned into a gRPC status, and graceful shutdown: once `shutdown` resolves no
-//! connection is accepted, each open one is told to finish its calls, and this returns once
-//! they all did. A client's calls share its connection's task, so a client cannot spread its
-//! work over the runtime's workers at the others' expense.
+//! What tonic's `Server` added around the routes is kept: the connection's information in
+//! each request's extensions, a call's deadline from its `grpc-timeout` header
+//! ([`Deadline`]), HTTP/2 keep-alives and the cap on a connection's streams, and graceful
+//! shutdown: once `shutdown` resolves no connection is accepted, each open one is told to
+//! finish its calls, and this returns once they all did. (The layers answer every refusal
+//! as a response, so there is no error left to turn into a status.) A client's calls share
+//! its connection's task, so a client cannot spread its work over the runtime's workers at
+//! the others' expense: a client that keeps its connection busy slows its own calls.
 
 use std::convert::Infallible;
 use std::future::Future;
