@@ -185,6 +185,7 @@ struct Deadline(Option<Duration>);
 impl Deadline {
     fn of(headers: &HeaderMap) -> Deadline {
         Deadline(headers.get("grpc-timeout").and_then(|value| {
+            // Visible ASCII only (`to_str`), so the unit is the last byte.
             let value = value.to_str().ok()?;
             let (digits, unit) = value.split_at(value.len().checked_sub(1)?);
             // The header's value is at most eight digits (gRPC over HTTP/2).
@@ -241,6 +242,13 @@ mod tests {
             assert_eq!(deadline(malformed), None, "{malformed:?}");
         }
         assert_eq!(Deadline::of(&HeaderMap::new()).0, None);
+        // Bytes past ASCII (whose last character would not split off) set none either.
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "grpc-timeout",
+            http::HeaderValue::from_bytes(b"1\xc3\xa9").unwrap(),
+        );
+        assert_eq!(Deadline::of(&headers).0, None);
     }
 
     /// A call still running at its deadline is answered CANCELLED; one done in time is
