@@ -1537,3 +1537,81 @@ async fn sqlite_store_passes_the_suite() {
 async fn postgres_store_passes_the_suite() {
     suite(testing::postgres_store().await).await;
 }
+
+/// A seat or a game with every cap off counts nothing, so it locks nothing: both are written
+/// while another transaction updates their player's row, which a seat under a cap waits for
+/// (its count is taken with that row locked).
+#[tokio::test]
+async fn without_caps_a_seat_waits_for_no_lock_on_its_player() {
+    use std::time::Duration;
+    use theboss_server::store::PostgresStore;
+
+    let url = testing::fresh_postgres_url().await;
+    let store = PostgresStore::connect(&url).await.unwrap();
+    let (a, b) = (player(60), player(61));
+    store.create_player(&a).await.unwrap();
+    store.create_player(&b).await.unwrap();
+    let theirs = game(600, &b.player.id, Visibility::Public);
+    store
+        .create_game(&theirs, &[], None)
+        .await
+        .unwrap()
+        .unwrap();
+    let caps = |unfinished| PlayerCaps {
+        player_id: a.player.id.clone(),
+        unfinished,
+        ..PlayerCaps::default()
+    };
+    let under = |caps| Effects {
+        caps: Some(caps),
+        ..effects(GameStatus::Open)
+    };
+
+    // What an update of A's row takes (its foreign keys' shares do not wait for it).
+    let mut holder = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    sqlx::query("BEGIN").execute(&mut holder).await.unwrap();
+    sqlx::query("SELECT id FROM players WHERE id = $1 FOR NO KEY UPDATE")
+        .bind(&a.player.id)
+        .execute(&mut holder)
+        .await
+        .unwrap();
+
+    let in_time = Duration::from_secs(10);
+    let (seat, off) = (join(1, 1, &a), under(caps(0)));
+    tokio::time::timeout(in_time, store.append_action(&theirs.id, &seat, &off))
+        .await
+        .expect("a seat without caps does not wait for its player's row")
+        .unwrap();
+    let mine = game(601, &a.player.id, Visibility::Public);
+    tokio::time::timeout(in_time, store.create_game(&mine, &[], Some(&caps(0))))
+        .await
+        .expect("a game without caps does not wait for its creator's row")
+        .unwrap()
+        .unwrap();
+    // Under a cap, the same kind of seat waits until the row is free.
+    let (seat, capped) = (join(1, 0, &a), under(caps(10)));
+    let capped = store.append_action(&mine.id, &seat, &capped);
+    tokio::pin!(capped);
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), capped.as_mut())
+            .await
+            .is_err(),
+        "a seat under a cap is counted with its player's row locked"
+    );
+    sqlx::query("ROLLBACK").execute(&mut holder).await.unwrap();
+    tokio::time::timeout(in_time, capped)
+        .await
+        .expect("written once the row is free")
+        .unwrap();
+    let actions_of = |id: &str| {
+        let store = &store;
+        let id = id.to_string();
+        async move { store.load_game(&id).await.unwrap().unwrap().actions.len() }
+    };
+    assert_eq!(
+        (actions_of(&theirs.id).await, actions_of(&mine.id).await),
+        (1, 1)
+    );
+}

@@ -93,6 +93,15 @@ pub struct PlayerCaps {
     pub house: u32,
 }
 
+impl PlayerCaps {
+    /// Whether one more game (a new one if `creating`, else a seat) has a cap to count
+    /// against. With every such cap off nothing is counted, so nothing is locked either: the
+    /// write is as any other's (a join then goes with its neighbours' in a group commit).
+    pub fn counted(&self, creating: bool) -> bool {
+        (creating && self.open > 0) || self.unfinished > 0 || self.house > 0
+    }
+}
+
 /// The cap a new game or seat would pass: nothing was written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("at most {limit} {}", kind.what())]

@@ -94,6 +94,7 @@ sql_store! {
             seated: &[StoredAction],
             caps: Option<&PlayerCaps>,
         ) -> Result<Result<(), AtCap>, StoreError> {
+            let caps = caps.filter(|caps| caps.counted(true));
             if let Some(caps) = caps {
                 // Read first, without a lock: a creation refused (the common case under a flood)
                 // costs a read, never the write lock the games' commits need.
@@ -151,9 +152,11 @@ sql_store! {
             let winners = rows::numbers_to_text(effects.winners.iter().copied());
             let money = rows::money_to_text(&effects.money);
             let acted = rows::acted_to_text(&effects.acted);
-            // A rated result reads and writes ratings: it takes a transaction of its own. So does
-            // a leave that ends its game (one statement would both free and mark its seats).
-            // Every other action is written with its neighbours' (`group`).
+            // A rated result reads and writes ratings: it takes a transaction of its own. So do a
+            // seat under a cap (counted with the player's row locked) and a leave that ends its
+            // game (one statement would both free and mark its seats). Every other action is
+            // written with its neighbours' (`group`).
+            let capped = effects.caps.as_ref().is_some_and(|caps| caps.counted(false));
             let over = effects.status.is_over();
             let seating = match &action.action {
                 Action::Join { seat, player } if !over => Some(Seating::Takes {
@@ -170,7 +173,7 @@ sql_store! {
                 _ => Some(Seating::Unchanged),
             };
             if let Some(seating) =
-                seating.filter(|_| effects.rating.is_none() && effects.caps.is_none())
+                seating.filter(|_| effects.rating.is_none() && !capped)
             {
                 return self
                     .group
@@ -462,7 +465,7 @@ sql_store! {
                     });
                 }
             }
-            if let Some(caps) = &effects.caps {
+            if let Some(caps) = effects.caps.as_ref().filter(|caps| caps.counted(false)) {
                 Self::lock_player(&mut tx, &caps.player_id).await?;
                 if let Some(at_cap) = Self::at_cap(&mut tx, caps, game_id, false).await? {
                     return Err(StoreError::AtCap(at_cap));
