@@ -4,7 +4,10 @@
 //! five tasks, woken at once, which the runtime shared between its workers: the workers then
 //! took turns on the connection's lock, and the messages left in three writes where one would
 //! do. Here a connection's streams are polled by the task that drives the connection
-//! ([`Local`]), one after the other, and what they send leaves together.
+//! ([`Local`]), one after the other, and what they send leaves together: in each turn the
+//! streams go first and the connection after them, so that what they made (a turn's updates
+//! and the answer to its submitter) is framed in that same turn, not one later, and written
+//! in one system call.
 //!
 //! What tonic's `Server` added around the routes is kept: the connection's information in
 //! each request's extensions, a call's deadline from its `grpc-timeout` header
@@ -85,12 +88,15 @@ pub async fn serve(
 
 /// Serves one connection: its HTTP/1.1 or HTTP/2 protocol and every call on it, on the
 /// caller's task, until the client leaves or, after a stop, its calls are done.
-async fn serve_one(
-    io: Guarded,
+async fn serve_one<I>(
+    io: I,
     routes: Routes,
     settings: Settings,
     mut stopping: tokio::sync::watch::Receiver<()>,
-) {
+) where
+    I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Connected + Unpin + Send + 'static,
+    I::ConnectInfo: Clone + Send + Sync + 'static,
+{
     let info = io.connect_info();
     let service = tower::service_fn(move |request: Request<Incoming>| {
         let mut request = request.map(Body::new);
@@ -115,21 +121,29 @@ async fn serve_one(
     // A stop, or the server gone (its sender dropped): either way the calls finish.
     let mut stop = pin!(stopping.changed());
     let (mut open, mut told) = (true, false);
+    // Until every stream waits: the streams' wakers wake this task.
+    let run = |streams: &mut FuturesUnordered<_>, cx: &mut std::task::Context<'_>| {
+        streams.extend(local.take());
+        while let Poll::Ready(Some(())) = streams.poll_next_unpin(cx) {}
+    };
     std::future::poll_fn(|cx| {
         local.shared.waker.register(cx.waker());
         if !told && stop.as_mut().poll(cx).is_ready() {
             told = true;
             connection.as_mut().graceful_shutdown();
         }
+        // The streams before the connection: what they send now (a turn's updates, an
+        // answer) is framed and written by the connection's poll in this same turn, not
+        // one turn later.
+        run(&mut streams, cx);
         if open && let Poll::Ready(outcome) = connection.as_mut().poll(cx) {
             open = false;
             if let Err(error) = outcome {
                 tracing::debug!(%error, "a connection ended with an error");
             }
         }
-        streams.extend(local.take());
-        // Until every stream waits: the streams' wakers wake this task.
-        while let Poll::Ready(Some(())) = streams.poll_next_unpin(cx) {}
+        // The calls the connection just read start at once.
+        run(&mut streams, cx);
         if open || !streams.is_empty() {
             Poll::Pending
         } else {
@@ -282,6 +296,178 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(status(unbounded).as_deref(), Some("0"));
+    }
+
+    /// One end of an in-memory connection, counted: each write that takes bytes is one
+    /// system call on a socket.
+    struct Counted {
+        io: tokio::io::DuplexStream,
+        writes: Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl tokio::io::AsyncRead for Counted {
+        fn poll_read(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+            buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            std::pin::Pin::new(&mut self.io).poll_read(cx, buf)
+        }
+    }
+
+    impl tokio::io::AsyncWrite for Counted {
+        fn poll_write(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+            buf: &[u8],
+        ) -> Poll<std::io::Result<usize>> {
+            let written = std::pin::Pin::new(&mut self.io).poll_write(cx, buf);
+            if let Poll::Ready(Ok(n)) = written
+                && n > 0
+            {
+                self.writes
+                    .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            }
+            written
+        }
+
+        fn poll_flush(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            std::pin::Pin::new(&mut self.io).poll_flush(cx)
+        }
+
+        fn poll_shutdown(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            std::pin::Pin::new(&mut self.io).poll_shutdown(cx)
+        }
+    }
+
+    /// The served end: its writes gathered as a socket's are (`Coalesced`).
+    struct Served(super::super::coalesce::Coalesced<Counted>);
+
+    impl Connected for Served {
+        type ConnectInfo = ();
+        fn connect_info(&self) {}
+    }
+
+    impl tokio::io::AsyncRead for Served {
+        fn poll_read(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+            buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            std::pin::Pin::new(&mut self.0).poll_read(cx, buf)
+        }
+    }
+
+    impl tokio::io::AsyncWrite for Served {
+        fn poll_write(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+            buf: &[u8],
+        ) -> Poll<std::io::Result<usize>> {
+            std::pin::Pin::new(&mut self.0).poll_write(cx, buf)
+        }
+
+        fn poll_flush(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            std::pin::Pin::new(&mut self.0).poll_flush(cx)
+        }
+
+        fn poll_shutdown(
+            mut self: std::pin::Pin<&mut Self>,
+            cx: &mut std::task::Context<'_>,
+        ) -> Poll<std::io::Result<()>> {
+            std::pin::Pin::new(&mut self.0).poll_shutdown(cx)
+        }
+    }
+
+    /// What one moment makes for a connection's calls leaves in one write: an update on
+    /// each of the streams open already and the answer to a call that waited for it, as a
+    /// turn's seat updates and its submitter's answer do.
+    #[tokio::test]
+    async fn what_one_moment_makes_for_a_connections_calls_leaves_in_one_write() {
+        let (moment, _) = tokio::sync::broadcast::channel::<bytes::Bytes>(4);
+        let (arrived, mut waiting) = tokio::sync::mpsc::unbounded_channel::<()>();
+        let routes = {
+            let moment = moment.clone();
+            tower::service_fn(move |request: Request<Body>| {
+                let (mut next, arrived) = (moment.subscribe(), arrived.clone());
+                async move {
+                    let body = if request.uri().path() == "/stream" {
+                        // An update each moment, for as long as the stream is open.
+                        let frames = futures::stream::unfold(next, |mut next| async move {
+                            let data = next.recv().await.ok()?;
+                            Some((Ok::<_, tonic::Status>(http_body::Frame::data(data)), next))
+                        });
+                        Body::new(http_body_util::StreamBody::new(frames))
+                    } else {
+                        // The answer waits for the moment.
+                        let _ = arrived.send(());
+                        Body::new(http_body_util::Full::new(next.recv().await.unwrap()))
+                    };
+                    Ok::<_, Infallible>(Response::new(body))
+                }
+            })
+        };
+        let (client, server) = tokio::io::duplex(64 * 1024);
+        let writes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let served = Served(super::super::coalesce::Coalesced::new(Counted {
+            io: server,
+            writes: writes.clone(),
+        }));
+        let settings = Settings {
+            max_concurrent_streams: None,
+            keep_alive_interval: Duration::from_secs(3600),
+            keep_alive_timeout: Duration::from_secs(60),
+        };
+        let (_stop, stopping) = tokio::sync::watch::channel(());
+        tokio::spawn(serve_one(
+            served,
+            tower::util::BoxCloneSyncService::new(routes),
+            settings,
+            stopping,
+        ));
+        let (mut calls, connection) = h2::client::handshake(client).await.unwrap();
+        tokio::spawn(connection);
+        let get = |path: &str| Request::get(format!("http://test{path}")).body(()).unwrap();
+        let mut streams = Vec::new();
+        for _ in 0..4 {
+            let (stream, _) = calls.send_request(get("/stream"), true).unwrap();
+            streams.push(stream.await.unwrap().into_body());
+        }
+        let (answer, _) = calls.send_request(get("/answer"), true).unwrap();
+        waiting.recv().await.unwrap();
+        // Whatever the handshake and the stream's headers took is written by now.
+        for _ in 0..10 {
+            tokio::task::yield_now().await;
+        }
+        let before = writes.load(std::sync::atomic::Ordering::SeqCst);
+
+        moment.send(bytes::Bytes::from_static(b"the news")).unwrap();
+        for stream in &mut streams {
+            assert_eq!(&stream.data().await.unwrap().unwrap()[..], b"the news");
+        }
+        let answer = answer
+            .await
+            .unwrap()
+            .into_body()
+            .data()
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(&answer[..], b"the news");
+        assert_eq!(
+            writes.load(std::sync::atomic::Ordering::SeqCst) - before,
+            1,
+            "the updates and the answer left together"
+        );
     }
 
     /// What the connection's executor is given waits for the connection's task, which it
