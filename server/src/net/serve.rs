@@ -16,7 +16,9 @@
 //! finish its calls, and this returns once they all did. (The layers answer every refusal
 //! as a response, so there is no error left to turn into a status.) A client's calls share
 //! its connection's task, so a client cannot spread its work over the runtime's workers at
-//! the others' expense: a client that keeps its connection busy slows its own calls.
+//! the others' expense: a client that keeps its connection busy slows its own calls. A call
+//! that panics ends alone, as a task of its own would: its stream is reset, the connection
+//! and its other calls go on.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -26,7 +28,7 @@ use std::task::Poll;
 use std::time::Duration;
 
 use atomic_waker::AtomicWaker;
-use futures::future::BoxFuture;
+use futures::future::{BoxFuture, FutureExt};
 use futures::stream::{FuturesUnordered, Stream, StreamExt};
 use http::{HeaderMap, Request, Response};
 use hyper::body::Incoming;
@@ -183,11 +185,21 @@ where
     F: Future<Output = ()> + Send + 'static,
 {
     fn execute(&self, future: F) {
+        // A call that panics ends alone, as a task of its own would: the panic is caught
+        // here, the call dropped (h2 resets its stream), and the connection's other calls go
+        // on. Nothing of the call is used after its panic but its drop.
+        let call = std::panic::AssertUnwindSafe(future)
+            .catch_unwind()
+            .map(|ended| {
+                if ended.is_err() {
+                    tracing::error!("a call panicked: its stream is reset, its connection kept");
+                }
+            });
         self.shared
             .futures
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(Box::pin(future));
+            .push(Box::pin(call));
         self.shared.waker.wake();
     }
 }
@@ -236,6 +248,8 @@ impl Deadline {
 
 #[cfg(test)]
 mod tests {
+    use tower::util::BoxCloneSyncService;
+
     use super::*;
 
     fn deadline(value: &str) -> Option<Duration> {
@@ -388,6 +402,95 @@ mod tests {
         }
     }
 
+    /// A connection served by `serve_one`, in memory, with `routes`: the client's end, and a
+    /// count of the served end's writes.
+    async fn served(
+        routes: Routes,
+    ) -> (
+        h2::client::SendRequest<bytes::Bytes>,
+        Arc<std::sync::atomic::AtomicUsize>,
+    ) {
+        let (client, server) = tokio::io::duplex(64 * 1024);
+        let writes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let served = Served(super::super::coalesce::Coalesced::new(Counted {
+            io: server,
+            writes: writes.clone(),
+        }));
+        let settings = Settings {
+            max_concurrent_streams: None,
+            keep_alive_interval: Duration::from_secs(3600),
+            keep_alive_timeout: Duration::from_secs(60),
+        };
+        let (stop, stopping) = tokio::sync::watch::channel(());
+        tokio::spawn(async move {
+            serve_one(served, routes, settings, stopping).await;
+            drop(stop);
+        });
+        let (calls, connection) = h2::client::handshake(client).await.unwrap();
+        tokio::spawn(connection);
+        (calls, writes)
+    }
+
+    fn get(path: &str) -> Request<()> {
+        Request::get(format!("http://test{path}")).body(()).unwrap()
+    }
+
+    /// A call that panics is reset alone: the connection's other calls, open or new, go on.
+    #[tokio::test]
+    async fn a_call_that_panics_ends_alone() {
+        let (news, _) = tokio::sync::broadcast::channel::<bytes::Bytes>(4);
+        let routes = {
+            let news = news.clone();
+            tower::service_fn(move |request: Request<Body>| {
+                let mut next = news.subscribe();
+                async move {
+                    match request.uri().path() {
+                        "/panic" => panic!("a handler's bug"),
+                        "/stream" => {
+                            let frames = futures::stream::unfold(next, |mut next| async move {
+                                let data = next.recv().await.ok()?;
+                                Some((Ok::<_, tonic::Status>(http_body::Frame::data(data)), next))
+                            });
+                            Ok::<_, Infallible>(Response::new(Body::new(
+                                http_body_util::StreamBody::new(frames),
+                            )))
+                        }
+                        _ => Ok(Response::new(Body::new(http_body_util::Full::new(
+                            next.recv().await.unwrap(),
+                        )))),
+                    }
+                }
+            })
+        };
+        let (mut calls, _) = served(BoxCloneSyncService::new(routes)).await;
+        let (stream, _) = calls.send_request(get("/stream"), true).unwrap();
+        let mut stream = stream.await.unwrap().into_body();
+        let (panicked, _) = calls.send_request(get("/panic"), true).unwrap();
+        let reset = panicked.await.expect_err("the call that panicked is reset");
+        assert!(reset.is_reset(), "{reset:?}");
+
+        let (answer, _) = calls.send_request(get("/answer"), true).unwrap();
+        // The answer subscribes when its call starts: the news waits until it has.
+        for _ in 0..1_000 {
+            if news.receiver_count() == 2 {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+        assert_eq!(news.receiver_count(), 2, "the stream's and the answer's");
+        news.send(bytes::Bytes::from_static(b"still here")).unwrap();
+        assert_eq!(&stream.data().await.unwrap().unwrap()[..], b"still here");
+        let answer = answer
+            .await
+            .unwrap()
+            .into_body()
+            .data()
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(&answer[..], b"still here");
+    }
+
     /// What one moment makes for a connection's calls leaves in one write: an update on
     /// each of the streams open already and the answer to a call that waited for it, as a
     /// turn's seat updates and its submitter's answer do.
@@ -416,27 +519,7 @@ mod tests {
                 }
             })
         };
-        let (client, server) = tokio::io::duplex(64 * 1024);
-        let writes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let served = Served(super::super::coalesce::Coalesced::new(Counted {
-            io: server,
-            writes: writes.clone(),
-        }));
-        let settings = Settings {
-            max_concurrent_streams: None,
-            keep_alive_interval: Duration::from_secs(3600),
-            keep_alive_timeout: Duration::from_secs(60),
-        };
-        let (_stop, stopping) = tokio::sync::watch::channel(());
-        tokio::spawn(serve_one(
-            served,
-            tower::util::BoxCloneSyncService::new(routes),
-            settings,
-            stopping,
-        ));
-        let (mut calls, connection) = h2::client::handshake(client).await.unwrap();
-        tokio::spawn(connection);
-        let get = |path: &str| Request::get(format!("http://test{path}")).body(()).unwrap();
+        let (mut calls, writes) = served(BoxCloneSyncService::new(routes)).await;
         let mut streams = Vec::new();
         for _ in 0..4 {
             let (stream, _) = calls.send_request(get("/stream"), true).unwrap();
