@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """What one held `WatchGame` stream costs on the heap, by where it was allocated.
 
-Two heap profiles of the stream soak, taken by dhat at the server's peak with a different
-number of streams open, are compared site by site: what grows with the streams, divided by
-how many more there were, is one stream's share, and fixed costs cancel out.
+Two heap profiles of the stream soak, each written by the server under dhat once all its
+streams are open (the soak signals it then) with a different number of streams, are compared
+site by site: what is live then and grows with the streams, divided by how many more there
+were, is one held stream's share, and fixed costs cancel out. (The heap's peak falls while
+the streams open, when their calls' futures are still live beside them: held, a stream costs
+less than at the peak.)
 
     cargo build --release -p theboss-bench --features dhat-heap
     cp target/release/theboss-bench /tmp/bench-dhat   # a plain build replaces it
@@ -42,15 +45,15 @@ def owner(frames):
 
 
 def sites(path):
-    """Bytes and blocks live at the profile's peak, per owning site."""
+    """Bytes and blocks live when the profile was written, per owning site."""
     with open(path, encoding="utf-8") as f:
         profile = json.load(f)
     table = profile["ftbl"]
     live = defaultdict(lambda: [0, 0])
     for point in profile["pps"]:
         site = owner(table[i] for i in point["fs"])
-        live[site][0] += point["gb"]
-        live[site][1] += point["gbk"]
+        live[site][0] += point["eb"]
+        live[site][1] += point["ebk"]
     return live
 
 

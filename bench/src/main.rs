@@ -220,16 +220,30 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Serve(config)) => {
-            // Written when the server stops, at its peak: what the held streams cost.
+            // Written when told (SIGUSR1: the stream soak sends it once every stream is
+            // open, so that what is live then is what the held streams cost, not what their
+            // calls held while opening), or else when the server stops.
             #[cfg(feature = "dhat-heap")]
-            let _profiler = dhat::Profiler::builder()
+            let profiler = dhat::Profiler::builder()
                 .file_name(
                     std::env::var_os("THEBOSS_BENCH_DHAT")
                         .unwrap_or_else(|| "dhat-heap.json".into()),
                 )
                 .build();
             theboss_server::logs::init(&config.log).context("--log")?;
-            theboss_server::serve(&config, theboss_server::shutdown::signal()).await?;
+            let serving = theboss_server::serve(&config, theboss_server::shutdown::signal());
+            #[cfg(feature = "dhat-heap")]
+            let serving = async move {
+                use tokio::signal::unix::{SignalKind, signal};
+                let mut told = signal(SignalKind::user_defined1())?;
+                let mut serving = std::pin::pin!(serving);
+                tokio::select! {
+                    served = &mut serving => return Ok(served?),
+                    _ = told.recv() => drop(profiler),
+                }
+                anyhow::Ok(serving.await?)
+            };
+            serving.await?;
             Ok(())
         }
         Some(Command::Echo { listen }) => {

@@ -93,6 +93,8 @@ pub async fn soak(
     }
     let opened_in = started.elapsed();
     let rss_open = server.rss().unwrap_or(0);
+    #[cfg(feature = "dhat-heap")]
+    heap_profile_now(server).await?;
     let window_start = Instant::now();
     tokio::time::sleep(hold).await;
     let window_end = Instant::now();
@@ -127,4 +129,30 @@ pub async fn soak(
         missed,
         opened_in,
     })
+}
+
+/// Has the server under dhat write its heap profile now, every stream open and no call of
+/// theirs in flight, and waits until it is written (`THEBOSS_BENCH_DHAT`).
+#[cfg(feature = "dhat-heap")]
+async fn heap_profile_now(server: &Child) -> anyhow::Result<()> {
+    let path = std::env::var_os("THEBOSS_BENCH_DHAT").unwrap_or_else(|| "dhat-heap.json".into());
+    let _ = std::fs::remove_file(&path);
+    let pid = server
+        .pid()
+        .ok_or_else(|| anyhow::anyhow!("the server has exited"))?;
+    tokio::process::Command::new("kill")
+        .args(["-USR1", &pid.to_string()])
+        .status()
+        .await?;
+    // Written in one go: once its size holds still, it is whole.
+    let mut last = None;
+    for _ in 0..600 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let size = std::fs::metadata(&path).map(|m| m.len()).ok();
+        if size.is_some_and(|n| n > 0) && size == last {
+            return Ok(());
+        }
+        last = size;
+    }
+    anyhow::bail!("no heap profile written at {}", path.to_string_lossy())
 }
