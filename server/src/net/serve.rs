@@ -360,46 +360,10 @@ mod tests {
         }
     }
 
-    /// The served end: its writes gathered as a socket's are (`Coalesced`).
-    struct Served(super::super::coalesce::Coalesced<Counted>);
-
-    impl Connected for Served {
+    /// The served end gathers its writes as a socket's are (`Coalesced`).
+    impl Connected for super::super::coalesce::Coalesced<Counted> {
         type ConnectInfo = ();
         fn connect_info(&self) {}
-    }
-
-    impl tokio::io::AsyncRead for Served {
-        fn poll_read(
-            mut self: std::pin::Pin<&mut Self>,
-            cx: &mut std::task::Context<'_>,
-            buf: &mut tokio::io::ReadBuf<'_>,
-        ) -> Poll<std::io::Result<()>> {
-            std::pin::Pin::new(&mut self.0).poll_read(cx, buf)
-        }
-    }
-
-    impl tokio::io::AsyncWrite for Served {
-        fn poll_write(
-            mut self: std::pin::Pin<&mut Self>,
-            cx: &mut std::task::Context<'_>,
-            buf: &[u8],
-        ) -> Poll<std::io::Result<usize>> {
-            std::pin::Pin::new(&mut self.0).poll_write(cx, buf)
-        }
-
-        fn poll_flush(
-            mut self: std::pin::Pin<&mut Self>,
-            cx: &mut std::task::Context<'_>,
-        ) -> Poll<std::io::Result<()>> {
-            std::pin::Pin::new(&mut self.0).poll_flush(cx)
-        }
-
-        fn poll_shutdown(
-            mut self: std::pin::Pin<&mut Self>,
-            cx: &mut std::task::Context<'_>,
-        ) -> Poll<std::io::Result<()>> {
-            std::pin::Pin::new(&mut self.0).poll_shutdown(cx)
-        }
     }
 
     /// A connection served by `serve_one`, in memory, with `routes`: the client's end, and a
@@ -412,10 +376,10 @@ mod tests {
     ) {
         let (client, server) = tokio::io::duplex(64 * 1024);
         let writes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let served = Served(super::super::coalesce::Coalesced::new(Counted {
+        let served = super::super::coalesce::Coalesced::new(Counted {
             io: server,
             writes: writes.clone(),
-        }));
+        });
         let settings = Settings {
             max_concurrent_streams: None,
             keep_alive_interval: Duration::from_secs(3600),
@@ -435,34 +399,48 @@ mod tests {
         Request::get(format!("http://test{path}")).body(()).unwrap()
     }
 
+    /// Routes that answer with the news: `/stream`, each piece as it comes, for as long as
+    /// it is open; `/panic` panics; any other path, the next piece once it comes (telling
+    /// `arrived` it is waiting).
+    fn news_routes(
+        news: &tokio::sync::broadcast::Sender<bytes::Bytes>,
+        arrived: tokio::sync::mpsc::UnboundedSender<()>,
+    ) -> Routes {
+        let news = news.clone();
+        BoxCloneSyncService::new(tower::service_fn(move |request: Request<Body>| {
+            let (mut next, arrived) = (news.subscribe(), arrived.clone());
+            async move {
+                let body = match request.uri().path() {
+                    "/panic" => panic!("a handler's bug"),
+                    "/stream" => {
+                        let frames = futures::stream::unfold(next, |mut next| async move {
+                            let data = next.recv().await.ok()?;
+                            Some((Ok::<_, tonic::Status>(http_body::Frame::data(data)), next))
+                        });
+                        Body::new(http_body_util::StreamBody::new(frames))
+                    }
+                    _ => {
+                        let _ = arrived.send(());
+                        Body::new(http_body_util::Full::new(next.recv().await.unwrap()))
+                    }
+                };
+                Ok::<_, Infallible>(Response::new(body))
+            }
+        }))
+    }
+
+    /// The first piece of a call's answer.
+    async fn first_data(answer: h2::client::ResponseFuture) -> bytes::Bytes {
+        let mut body = answer.await.unwrap().into_body();
+        body.data().await.unwrap().unwrap()
+    }
+
     /// A call that panics is reset alone: the connection's other calls, open or new, go on.
     #[tokio::test]
     async fn a_call_that_panics_ends_alone() {
         let (news, _) = tokio::sync::broadcast::channel::<bytes::Bytes>(4);
-        let routes = {
-            let news = news.clone();
-            tower::service_fn(move |request: Request<Body>| {
-                let mut next = news.subscribe();
-                async move {
-                    match request.uri().path() {
-                        "/panic" => panic!("a handler's bug"),
-                        "/stream" => {
-                            let frames = futures::stream::unfold(next, |mut next| async move {
-                                let data = next.recv().await.ok()?;
-                                Some((Ok::<_, tonic::Status>(http_body::Frame::data(data)), next))
-                            });
-                            Ok::<_, Infallible>(Response::new(Body::new(
-                                http_body_util::StreamBody::new(frames),
-                            )))
-                        }
-                        _ => Ok(Response::new(Body::new(http_body_util::Full::new(
-                            next.recv().await.unwrap(),
-                        )))),
-                    }
-                }
-            })
-        };
-        let (mut calls, _) = served(BoxCloneSyncService::new(routes)).await;
+        let (arrived, mut waiting) = tokio::sync::mpsc::unbounded_channel();
+        let (mut calls, _) = served(news_routes(&news, arrived)).await;
         let (stream, _) = calls.send_request(get("/stream"), true).unwrap();
         let mut stream = stream.await.unwrap().into_body();
         let (panicked, _) = calls.send_request(get("/panic"), true).unwrap();
@@ -470,25 +448,10 @@ mod tests {
         assert!(reset.is_reset(), "{reset:?}");
 
         let (answer, _) = calls.send_request(get("/answer"), true).unwrap();
-        // The answer subscribes when its call starts: the news waits until it has.
-        for _ in 0..1_000 {
-            if news.receiver_count() == 2 {
-                break;
-            }
-            tokio::task::yield_now().await;
-        }
-        assert_eq!(news.receiver_count(), 2, "the stream's and the answer's");
+        waiting.recv().await.unwrap();
         news.send(bytes::Bytes::from_static(b"still here")).unwrap();
         assert_eq!(&stream.data().await.unwrap().unwrap()[..], b"still here");
-        let answer = answer
-            .await
-            .unwrap()
-            .into_body()
-            .data()
-            .await
-            .unwrap()
-            .unwrap();
-        assert_eq!(&answer[..], b"still here");
+        assert_eq!(&first_data(answer).await[..], b"still here");
     }
 
     /// What one moment makes for a connection's calls leaves in one write: an update on
@@ -497,29 +460,8 @@ mod tests {
     #[tokio::test]
     async fn what_one_moment_makes_for_a_connections_calls_leaves_in_one_write() {
         let (moment, _) = tokio::sync::broadcast::channel::<bytes::Bytes>(4);
-        let (arrived, mut waiting) = tokio::sync::mpsc::unbounded_channel::<()>();
-        let routes = {
-            let moment = moment.clone();
-            tower::service_fn(move |request: Request<Body>| {
-                let (mut next, arrived) = (moment.subscribe(), arrived.clone());
-                async move {
-                    let body = if request.uri().path() == "/stream" {
-                        // An update each moment, for as long as the stream is open.
-                        let frames = futures::stream::unfold(next, |mut next| async move {
-                            let data = next.recv().await.ok()?;
-                            Some((Ok::<_, tonic::Status>(http_body::Frame::data(data)), next))
-                        });
-                        Body::new(http_body_util::StreamBody::new(frames))
-                    } else {
-                        // The answer waits for the moment.
-                        let _ = arrived.send(());
-                        Body::new(http_body_util::Full::new(next.recv().await.unwrap()))
-                    };
-                    Ok::<_, Infallible>(Response::new(body))
-                }
-            })
-        };
-        let (mut calls, writes) = served(BoxCloneSyncService::new(routes)).await;
+        let (arrived, mut waiting) = tokio::sync::mpsc::unbounded_channel();
+        let (mut calls, writes) = served(news_routes(&moment, arrived)).await;
         let mut streams = Vec::new();
         for _ in 0..4 {
             let (stream, _) = calls.send_request(get("/stream"), true).unwrap();
@@ -537,15 +479,7 @@ mod tests {
         for stream in &mut streams {
             assert_eq!(&stream.data().await.unwrap().unwrap()[..], b"the news");
         }
-        let answer = answer
-            .await
-            .unwrap()
-            .into_body()
-            .data()
-            .await
-            .unwrap()
-            .unwrap();
-        assert_eq!(&answer[..], b"the news");
+        assert_eq!(&first_data(answer).await[..], b"the news");
         assert_eq!(
             writes.load(std::sync::atomic::Ordering::SeqCst) - before,
             1,
