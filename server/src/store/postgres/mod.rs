@@ -529,6 +529,85 @@ mod tests {
     /// Groups are written on one connection kept from commit to commit, unchecked while it is
     /// busy; after a failure, on a fresh one, whether PostgreSQL refused the statement or
     /// closed the session.
+    /// A seat or a game with every cap off counts nothing, so it locks nothing: both are
+    /// written while another transaction updates their player's row, which a seat under a
+    /// cap waits for (its count is taken with that row locked).
+    #[tokio::test]
+    async fn without_caps_a_seat_waits_for_no_lock_on_its_player() {
+        use crate::domain::{GameInfo, GameStatus, Settings, Visibility};
+        use crate::store::prelude::*;
+        use crate::store::{Effects, PlayerCaps};
+
+        let url = crate::testing::fresh_postgres_url().await;
+        let store = PostgresStore::connect(&url).await.unwrap();
+        let (a, _) = crate::testing::player_and_game(&store).await;
+        let (_, theirs) = crate::testing::player_and_game(&store).await;
+        let (_, other) = crate::testing::player_and_game(&store).await;
+        let caps = |unfinished| PlayerCaps {
+            player_id: a.id.clone(),
+            unfinished,
+            ..PlayerCaps::default()
+        };
+        let under = |caps| Effects {
+            caps: Some(caps),
+            status: GameStatus::Open,
+            ..Effects::default()
+        };
+        let seat = crate::testing::a_join(&a);
+
+        // What an update of A's row takes (its foreign keys' shares do not wait for it).
+        let mut holder = PgConnection::connect(&url).await.unwrap();
+        sqlx::query("BEGIN").execute(&mut holder).await.unwrap();
+        sqlx::query("SELECT id FROM players WHERE id = $1 FOR NO KEY UPDATE")
+            .bind(&a.id)
+            .execute(&mut holder)
+            .await
+            .unwrap();
+
+        let in_time = Duration::from_secs(10);
+        let off = under(caps(0));
+        tokio::time::timeout(in_time, store.append_action(&theirs, &seat, &off))
+            .await
+            .expect("a seat without caps does not wait for its player's row")
+            .unwrap();
+        let mine = GameInfo {
+            id: uuid::Uuid::new_v4().to_string(),
+            settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
+            seed: 1,
+            created_by: a.id.clone(),
+            created_at: 0,
+            ladder: false,
+            series: None,
+            seed_salt: None,
+            seeded: false,
+        };
+        tokio::time::timeout(in_time, store.create_game(&mine, &[], Some(&caps(0))))
+            .await
+            .expect("a game without caps does not wait for its creator's row")
+            .unwrap()
+            .unwrap();
+        // Under a cap, the same kind of seat waits until the row is free.
+        let capped = under(caps(10));
+        let capped = store.append_action(&other, &seat, &capped);
+        tokio::pin!(capped);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(300), capped.as_mut())
+                .await
+                .is_err(),
+            "a seat under a cap is counted with its player's row locked"
+        );
+        sqlx::query("ROLLBACK").execute(&mut holder).await.unwrap();
+        tokio::time::timeout(in_time, capped)
+            .await
+            .expect("written once the row is free")
+            .unwrap();
+        for game in [&theirs, &other] {
+            let stored = store.load_game(game).await.unwrap().unwrap();
+            assert_eq!(stored.actions.len(), 1, "{game}");
+        }
+        assert!(store.load_game(&mine.id).await.unwrap().is_some());
+    }
+
     #[tokio::test]
     async fn the_writers_connection_is_kept_until_a_statement_fails() {
         let url = crate::testing::fresh_postgres_url().await;
