@@ -33,7 +33,7 @@ use tokio::sync::watch as signal;
 use tokio::time::Interval;
 use tonic::Status;
 
-use crate::actor::{Batch, GameHandle, Subscription};
+use crate::actor::{Backlog, Batch, GameHandle, Subscription};
 use crate::domain::now_micros;
 use crate::limits::WatchPermit;
 use crate::wire::{self, ViewsOn};
@@ -249,7 +249,8 @@ impl Watcher {
             }
             Some(after) => {
                 self.last_seq = after;
-                self.catch_up(&backlog.build()) || latest.state.status.is_over()
+                self.catch_up(&backlog.map(Backlog::build).unwrap_or_default())
+                    || latest.state.status.is_over()
             }
         };
         self.phase = if over {
@@ -310,7 +311,8 @@ impl Watcher {
             return None;
         }
         match self.game.watch(Some(self.last_seq)).await {
-            Ok(again) => (!self.catch_up(&again.backlog.build())).then_some(again.live),
+            Ok(again) => (!self.catch_up(&again.backlog.map(Backlog::build).unwrap_or_default()))
+                .then_some(again.live),
             Err(error) => {
                 self.ending = Some(error.into());
                 None
@@ -427,7 +429,7 @@ mod tests {
         );
         // It resumes where it was and gets the rest.
         let again = game.watch(Some(last_seq)).await.unwrap();
-        let rest = again.backlog.build();
+        let rest = again.backlog.unwrap().build();
         assert_eq!(
             rest.last().unwrap().seq_after(),
             game.latest().await.unwrap().seq_after()

@@ -24,9 +24,10 @@ pub struct Committed {
 }
 
 /// What a watcher starts from: the batches after its `after_seq` (none, for a snapshot), the
-/// latest, and a receiver for what comes next. All are taken at the same moment.
+/// latest, and a receiver for what comes next, with no batch lost between them.
 pub struct Subscription {
-    pub backlog: Backlog,
+    /// The batches after `after_seq`; `None` for a snapshot, which needs none.
+    pub backlog: Option<Backlog>,
     pub latest: Arc<Batch>,
     pub live: broadcast::Receiver<Arc<Batch>>,
 }
@@ -101,6 +102,9 @@ pub struct GameHandle {
     /// Reads of `latest` so far: the actor keeps a game that is read loaded, as it keeps
     /// one that is played or watched.
     pub(super) reads: Arc<AtomicU64>,
+    /// Where the actor sends each step, to subscribe without asking it. Weak: the channel
+    /// closes when the actor stops, which tells its watchers the game was unloaded.
+    pub(super) updates: broadcast::WeakSender<Arc<Batch>>,
 }
 
 impl GameHandle {
@@ -213,9 +217,29 @@ impl GameHandle {
         self.ask(|reply| Command::Latest { reply }).await
     }
 
+    /// A watcher's start. A snapshot's is taken here, without a turn in the actor's mailbox
+    /// (a flood of new watchers waits for no actor, nor holds its calls meanwhile): the
+    /// receiver first, then the last step read as [`GameHandle::latest`] reads it. The actor
+    /// publishes a step before it sends it, so a step is either in that last step or on the
+    /// receiver (or both, and the watcher skips what it already has). A backlog after
+    /// `after_seq` is the actor's to take.
     pub async fn watch(&self, after_seq: Option<u64>) -> Result<Subscription, GameError> {
-        self.ask(|reply| Command::Watch { after_seq, reply })
-            .await?
+        if after_seq.is_some() {
+            return self
+                .ask(|reply| Command::Watch { after_seq, reply })
+                .await?;
+        }
+        let live = self
+            .updates
+            .upgrade()
+            .ok_or(GameError::Unavailable)?
+            .subscribe();
+        let latest = self.latest().await?;
+        Ok(Subscription {
+            backlog: None,
+            latest,
+            live,
+        })
     }
 
     pub async fn history(&self) -> Result<History, GameError> {

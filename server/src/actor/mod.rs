@@ -161,12 +161,14 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
     log.replay(actions, |state, at| clock.deadline(state, at))?;
     let (latest, reading) = watch::channel(log.latest().clone());
     let reads = Arc::new(AtomicU64::new(0));
+    let updates = broadcast::channel(options.watch_buffer.max(1)).0;
+    let subscribing = updates.downgrade();
     let actor = Actor {
         record: record.clone(),
         role,
         cluster,
         store,
-        updates: broadcast::channel(options.watch_buffer.max(1)).0,
+        updates,
         options,
         log,
         house,
@@ -186,6 +188,7 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
         record,
         latest: reading,
         reads,
+        updates: subscribing,
     })
 }
 
@@ -502,7 +505,7 @@ impl Actor {
             None => self.log.backlog_after(seq),
         };
         Ok(Subscription {
-            backlog,
+            backlog: Some(backlog),
             latest: self.log.latest().clone(),
             live: self.updates.subscribe(),
         })

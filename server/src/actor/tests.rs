@@ -90,7 +90,7 @@ async fn rebuilt_batches_are_the_tables_of_the_log() {
         table.apply(&stored.record, &action.action).unwrap();
         expected.push(format!("{table:?}"));
     }
-    let backlog = game.watch(Some(0)).await.unwrap().backlog.build();
+    let backlog = game.watch(Some(0)).await.unwrap().backlog.unwrap().build();
     let rebuilt: Vec<String> = backlog.iter().map(|b| format!("{:?}", b.state)).collect();
     assert_eq!(
         rebuilt,
@@ -397,4 +397,45 @@ async fn a_watched_step_is_published_with_its_updates_encoded() {
     drop(watching);
     let committed = game.submit(turn(&committed.batch)).await.unwrap();
     assert!(!committed.batch.encoded.shared_encoded());
+}
+
+/// A snapshot's subscription takes no turn in the actor's mailbox, and loses no step: a
+/// watcher that starts while the actor takes no command gets the game's last step at once,
+/// then every step after it.
+#[tokio::test]
+async fn a_snapshot_is_watched_without_asking_the_actor_and_loses_no_step() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let (game, players) = fixtures::two_player_game(store, ActorOptions::default()).await;
+    for p in &players {
+        game.join(p.clone(), None).await.unwrap();
+    }
+    // The same game through a mailbox nobody reads: a command would wait for ever.
+    let (unread, _kept) = mpsc::channel(1);
+    let stuck = GameHandle {
+        tx: unread,
+        ..game.clone()
+    };
+    let mut watching = tokio::time::timeout(Duration::from_secs(5), stuck.watch(None))
+        .await
+        .expect("a snapshot asks the actor nothing")
+        .unwrap();
+    assert!(watching.backlog.is_none());
+    let snapshot = watching.latest.seq_after();
+    assert_eq!(snapshot, game.latest().await.unwrap().seq_after());
+    for _ in 0..3 {
+        let latest = game.latest().await.unwrap();
+        let seat = latest.state.to_move().unwrap();
+        let committed = game
+            .submit(Submit {
+                player_id: players[usize::from(seat)].id.clone(),
+                expected_seq: latest.seq_after(),
+                idempotency_key: String::new(),
+                turn: latest.state.default_turn(seat).unwrap(),
+            })
+            .await
+            .unwrap();
+        let next = watching.live.recv().await.unwrap();
+        assert_eq!(next.seq_before, latest.seq_after(), "no step lost");
+        assert_eq!(next.seq_after(), committed.batch.seq_after());
+    }
 }

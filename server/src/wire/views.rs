@@ -514,7 +514,7 @@ mod tests {
         let (game, players) = fixtures::clocked_two_player_game(store).await;
         let before_the_deal = game.latest().await.unwrap();
         fixtures::play_to_end(&game, &players).await;
-        let mut batches = game.watch(Some(0)).await.unwrap().backlog.build();
+        let mut batches = game.watch(Some(0)).await.unwrap().backlog.unwrap().build();
         batches.push(before_the_deal);
         let mut dealt = 0;
         for batch in &batches {
@@ -553,7 +553,7 @@ mod tests {
         let (store, _dir) = crate::testing::sqlite_store().await;
         let (game, players) = fixtures::clocked_two_player_game(store).await;
         fixtures::play_to_end(&game, &players).await;
-        let batches = game.watch(Some(0)).await.unwrap().backlog.build();
+        let batches = game.watch(Some(0)).await.unwrap().backlog.unwrap().build();
         assert!(batches.len() > 20, "{} batches", batches.len());
         let viewers = [
             Viewer::Seat(0),
@@ -616,7 +616,7 @@ mod tests {
         let (store, _dir) = crate::testing::sqlite_store().await;
         let (game, players) = fixtures::clocked_two_player_game(store).await;
         fixtures::play_to_end(&game, &players).await;
-        let batches = game.watch(Some(0)).await.unwrap().backlog.build();
+        let batches = game.watch(Some(0)).await.unwrap().backlog.unwrap().build();
         assert!(batches.len() > 20, "{} batches", batches.len());
         let mut with_views = 0;
         let mut with_legal = 0;
