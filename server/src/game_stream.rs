@@ -33,7 +33,7 @@ use tokio::sync::watch as signal;
 use tokio::time::Interval;
 use tonic::Status;
 
-use crate::actor::{Backlog, Batch, GameHandle, Subscription};
+use crate::actor::{Batch, GameHandle, Subscription};
 use crate::domain::now_micros;
 use crate::limits::WatchPermit;
 use crate::wire::{self, ViewsOn};
@@ -240,17 +240,18 @@ impl Watcher {
             latest,
             live,
         } = subscription;
-        let over = match after_seq {
-            None => {
+        let over = match (after_seq, backlog) {
+            (Some(after), Some(backlog)) => {
+                self.last_seq = after;
+                self.catch_up(&backlog.build()) || latest.state.status.is_over()
+            }
+            // A snapshot: asked for, or in place of a backlog the subscription lacks (the
+            // whole view leaves nothing out).
+            _ => {
                 let snapshot = wire::view_after(latest.step(), self.viewer(&latest));
                 self.send_message(Message::Snapshot(snapshot));
                 self.last_seq = latest.seq_after();
                 latest.state.status.is_over()
-            }
-            Some(after) => {
-                self.last_seq = after;
-                self.catch_up(&backlog.map(Backlog::build).unwrap_or_default())
-                    || latest.state.status.is_over()
             }
         };
         self.phase = if over {
@@ -311,8 +312,16 @@ impl Watcher {
             return None;
         }
         match self.game.watch(Some(self.last_seq)).await {
-            Ok(again) => (!self.catch_up(&again.backlog.map(Backlog::build).unwrap_or_default()))
-                .then_some(again.live),
+            Ok(Subscription {
+                backlog: Some(backlog),
+                live,
+                ..
+            }) => (!self.catch_up(&backlog.build())).then_some(live),
+            // No backlog to catch up from: the client resumes itself.
+            Ok(_) => {
+                self.end("this watcher fell behind the game");
+                None
+            }
             Err(error) => {
                 self.ending = Some(error.into());
                 None

@@ -218,11 +218,12 @@ impl GameHandle {
     }
 
     /// A watcher's start. A snapshot's is taken here, without a turn in the actor's mailbox
-    /// (a flood of new watchers waits for no actor, nor holds its calls meanwhile): the
-    /// receiver first, then the last step read as [`GameHandle::latest`] reads it. The actor
-    /// publishes a step before it sends it, so a step is either in that last step or on the
-    /// receiver (or both, and the watcher skips what it already has). A backlog after
-    /// `after_seq` is the actor's to take.
+    /// where the game runs on this replica and its last step is its news (a flood of new
+    /// watchers waits for no actor, nor holds its calls meanwhile): the receiver first, then
+    /// the last step read as [`GameHandle::latest`] reads it (which asks the actor otherwise).
+    /// The actor publishes a step before it sends it, so a step is either in that last step
+    /// or on the receiver (or both, and the watcher skips what it already has). A backlog
+    /// after `after_seq` is the actor's to take.
     pub async fn watch(&self, after_seq: Option<u64>) -> Result<Subscription, GameError> {
         if after_seq.is_some() {
             return self
@@ -235,6 +236,11 @@ impl GameHandle {
             .ok_or(GameError::Unavailable)?
             .subscribe();
         let latest = self.latest().await?;
+        // An actor that stopped meanwhile (unloaded while idle) sends nothing more: the caller
+        // loads the game again, as for any stopped actor.
+        if live.is_closed() {
+            return Err(GameError::Unavailable);
+        }
         Ok(Subscription {
             backlog: None,
             latest,

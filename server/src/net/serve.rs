@@ -17,8 +17,9 @@
 //! as a response, so there is no error left to turn into a status.) A client's calls share
 //! its connection's task, so a client cannot spread its work over the runtime's workers at
 //! the others' expense: a client that keeps its connection busy slows its own calls. A call
-//! that panics ends alone, as a task of its own would: its stream is reset, the connection
-//! and its other calls go on.
+//! over HTTP/2 that panics ends alone, as a task of its own would: its stream is reset, the
+//! connection and its other calls go on. (HTTP/1.1 carries one call at a time, in the
+//! connection's own future: a panic there ends that connection.)
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -191,8 +192,16 @@ where
         let call = std::panic::AssertUnwindSafe(future)
             .catch_unwind()
             .map(|ended| {
-                if ended.is_err() {
-                    tracing::error!("a call panicked: its stream is reset, its connection kept");
+                if let Err(panic) = ended {
+                    let why = panic
+                        .downcast_ref::<&str>()
+                        .copied()
+                        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+                        .unwrap_or("no message");
+                    tracing::error!(
+                        why,
+                        "a call panicked: its stream is reset, its connection kept"
+                    );
                 }
             });
         self.shared

@@ -526,9 +526,6 @@ mod tests {
 
     const OK: Result<(), sqlx::Error> = Ok(());
 
-    /// Groups are written on one connection kept from commit to commit, unchecked while it is
-    /// busy; after a failure, on a fresh one, whether PostgreSQL refused the statement or
-    /// closed the session.
     /// A seat or a game with every cap off counts nothing, so it locks nothing: both are
     /// written while another transaction updates their player's row, which a seat under a
     /// cap waits for (its count is taken with that row locked).
@@ -608,6 +605,9 @@ mod tests {
         assert!(store.load_game(&mine.id).await.unwrap().is_some());
     }
 
+    /// Groups are written on one connection kept from commit to commit, unchecked while it is
+    /// busy; after a failure, on a fresh one, whether PostgreSQL refused the statement or
+    /// closed the session.
     #[tokio::test]
     async fn the_writers_connection_is_kept_until_a_statement_fails() {
         let url = crate::testing::fresh_postgres_url().await;
