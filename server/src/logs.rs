@@ -106,6 +106,15 @@ pub fn client_event(cause: &'static str, message: &str) {
     }
 }
 
+/// What a caught panic said, for its log line: its message, if it carried one.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic without a message")
+}
+
 /// Logs, every [`INTERVAL`] until `stopping`, how many client-caused lines were held back.
 pub fn start_summaries(mut stopping: tokio::sync::watch::Receiver<bool>) {
     tokio::spawn(async move {
@@ -190,6 +199,20 @@ where
 mod tests {
     use super::*;
     use crate::testing::LogLines;
+
+    #[test]
+    fn a_caught_panic_says_its_message_whatever_its_kind() {
+        let said = |panicking: fn()| {
+            let payload = std::panic::catch_unwind(panicking).unwrap_err();
+            panic_message(&*payload).to_string()
+        };
+        assert_eq!(said(|| panic!("a literal")), "a literal");
+        assert_eq!(said(|| panic!("formatted {}", 7)), "formatted 7");
+        assert_eq!(
+            said(|| std::panic::panic_any(7_u8)),
+            "a panic without a message"
+        );
+    }
 
     /// What `directives` lets through of an info and a debug event of this module, each
     /// in an `rpc` span, and of a warning of another target.

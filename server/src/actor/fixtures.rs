@@ -80,6 +80,13 @@ async fn game_with(
     (game, players)
 }
 
+/// Seats `players` in order: a two-player table starts with its second.
+pub async fn seat_all(game: &GameHandle, players: &[PlayerInfo]) {
+    for p in players {
+        game.join(p.clone(), None).await.unwrap();
+    }
+}
+
 /// Seats whoever of `players` is not seated yet, then plays the whole game: the default turn
 /// of whoever is to move, each with an idempotency key (`k<seq>`). Nobody reads the game's
 /// streams meanwhile.

@@ -116,9 +116,7 @@ async fn rebuilt_batches_are_the_tables_of_the_log() {
 async fn an_actor_behind_its_store_catches_up_and_answers_aborted() {
     let (store, _dir) = crate::testing::sqlite_store().await;
     let (game, players) = fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
-    for p in &players {
-        game.join(p.clone(), None).await.unwrap();
-    }
+    fixtures::seat_all(&game, &players).await;
     let latest = game.latest().await.unwrap();
     let seat = latest.state.to_move().unwrap();
     let turn = latest.state.default_turn(seat).unwrap();
@@ -173,9 +171,7 @@ async fn an_actor_behind_its_store_catches_up_and_answers_aborted() {
 async fn a_retry_after_a_lost_answer_finds_its_action_in_the_store() {
     let (store, _dir) = crate::testing::sqlite_store().await;
     let (game, players) = fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
-    for p in &players {
-        game.join(p.clone(), None).await.unwrap();
-    }
+    fixtures::seat_all(&game, &players).await;
     let latest = game.latest().await.unwrap();
     let seat = latest.state.to_move().unwrap();
     let turn = latest.state.default_turn(seat).unwrap();
@@ -278,9 +274,7 @@ async fn a_games_row_is_written_by_the_actions_that_change_it_and_only_by_them()
     let (store, dir) = crate::testing::sqlite_store().await;
     let db = crate::store::GameRowProbe::open(&dir.path().join("theboss.db")).await;
     let (game, players) = fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
-    for p in &players {
-        game.join(p.clone(), None).await.unwrap();
-    }
+    fixtures::seat_all(&game, &players).await;
     let text = |items: Vec<String>| items.join(",");
     let columns = |state: &TableState| {
         (
@@ -348,9 +342,7 @@ async fn a_games_row_is_written_by_the_actions_that_change_it_and_only_by_them()
 async fn a_watched_step_is_published_with_its_updates_encoded() {
     let (store, _dir) = crate::testing::sqlite_store().await;
     let (game, players) = fixtures::two_player_game(store, ActorOptions::default()).await;
-    for p in &players {
-        game.join(p.clone(), None).await.unwrap();
-    }
+    fixtures::seat_all(&game, &players).await;
     let turn = |latest: &Batch| {
         let seat = latest.state.to_move().unwrap();
         Submit {
@@ -406,9 +398,7 @@ async fn a_watched_step_is_published_with_its_updates_encoded() {
 async fn a_snapshot_is_watched_without_asking_the_actor_and_loses_no_step() {
     let (store, _dir) = crate::testing::sqlite_store().await;
     let (game, players) = fixtures::two_player_game(store, ActorOptions::default()).await;
-    for p in &players {
-        game.join(p.clone(), None).await.unwrap();
-    }
+    fixtures::seat_all(&game, &players).await;
     // The same game through a mailbox nobody reads: a command would wait for ever.
     let (unread, _kept) = mpsc::channel(1);
     let stuck = GameHandle {

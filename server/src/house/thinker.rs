@@ -149,12 +149,8 @@ fn think_one(kind: StrategyKind, view: View, seed: u64, think: Duration) -> Opti
     match thought {
         Ok(turn) => Some(turn),
         Err(panic) => {
-            let error = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic without a message".to_string());
-            tracing::error!(%error, kind = kind.name(), "a house bot's strategy failed");
+            let error = crate::logs::panic_message(&*panic);
+            tracing::error!(error, kind = kind.name(), "a house bot's strategy failed");
             None
         }
     }

@@ -193,11 +193,7 @@ where
             .catch_unwind()
             .map(|ended| {
                 if let Err(panic) = ended {
-                    let why = panic
-                        .downcast_ref::<&str>()
-                        .copied()
-                        .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-                        .unwrap_or("no message");
+                    let why = crate::logs::panic_message(&*panic);
                     tracing::error!(
                         why,
                         "a call panicked: its stream is reset, its connection kept"

@@ -141,6 +141,21 @@ pub async fn heard_within(
     .unwrap_or(false)
 }
 
+/// A new two-seat public game `player_id` creates, with a fresh id.
+pub fn a_game_by(player_id: &str) -> GameInfo {
+    GameInfo {
+        id: uuid::Uuid::new_v4().to_string(),
+        settings: Settings::new(2, vec![], 0, Visibility::Public).expect("valid settings"),
+        seed: 1,
+        created_by: player_id.to_string(),
+        created_at: 0,
+        ladder: false,
+        series: None,
+        seed_salt: None,
+        seeded: false,
+    }
+}
+
 /// A new player, and a two-seat game `store` creates for them (a replica's store runs it).
 /// Fresh ids: notifications are the database's, and other tests' replicas send them too.
 pub async fn player_and_game(store: &dyn Store) -> (PlayerInfo, String) {
@@ -158,17 +173,7 @@ pub async fn player_and_game(store: &dyn Store) -> (PlayerInfo, String) {
         })
         .await
         .expect("create a player");
-    let record = GameInfo {
-        id: uuid::Uuid::new_v4().to_string(),
-        settings: Settings::new(2, vec![], 0, Visibility::Public).expect("valid settings"),
-        seed: 1,
-        created_by: player.id.clone(),
-        created_at: 0,
-        ladder: false,
-        series: None,
-        seed_salt: None,
-        seeded: false,
-    };
+    let record = a_game_by(&player.id);
     store
         .create_game(&record, &[], None)
         .await

@@ -531,7 +531,7 @@ mod tests {
     /// cap waits for (its count is taken with that row locked).
     #[tokio::test]
     async fn without_caps_a_seat_waits_for_no_lock_on_its_player() {
-        use crate::domain::{GameInfo, GameStatus, Settings, Visibility};
+        use crate::domain::GameStatus;
         use crate::store::prelude::*;
         use crate::store::{Effects, PlayerCaps};
 
@@ -567,17 +567,7 @@ mod tests {
             .await
             .expect("a seat without caps does not wait for its player's row")
             .unwrap();
-        let mine = GameInfo {
-            id: uuid::Uuid::new_v4().to_string(),
-            settings: Settings::new(2, vec![], 0, Visibility::Public).unwrap(),
-            seed: 1,
-            created_by: a.id.clone(),
-            created_at: 0,
-            ladder: false,
-            series: None,
-            seed_salt: None,
-            seeded: false,
-        };
+        let mine = crate::testing::a_game_by(&a.id);
         tokio::time::timeout(in_time, store.create_game(&mine, &[], Some(&caps(0))))
             .await
             .expect("a game without caps does not wait for its creator's row")
