@@ -19,18 +19,21 @@
 //! table.
 
 use std::collections::VecDeque;
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker, ready};
 use std::time::Duration;
 
-use futures::stream::{self, BoxStream, Stream, StreamExt};
+use futures::stream::{BoxStream, Stream, StreamExt};
 use theboss::encoded::WatchGameResponse;
 use theboss::v1::{self, watch_game_response::Message};
 use theboss_engine::Viewer;
 use tokio::sync::broadcast;
 use tokio::sync::watch as signal;
-use tokio::time::Interval;
+use tokio::time::{Instant, Sleep};
+use tokio_stream::wrappers::BroadcastStream;
+use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
 use tonic::Status;
 
 use crate::actor::{Batch, GameHandle, Subscription};
@@ -72,8 +75,7 @@ pub fn stream(
     );
     tracing::debug!(parent: &span, "watching");
     crate::metrics::watch_streams(1.0);
-    let mut ticker = tokio::time::interval(options.keep_alive);
-    ticker.reset();
+    let heard = Instant::now();
     let watcher = Watcher {
         game,
         player_id,
@@ -85,38 +87,15 @@ pub fn stream(
         },
         pending: VecDeque::new(),
         ending: None,
-        ticker,
-        stopping,
-        span: span.clone(),
+        keep_alive: options.keep_alive,
+        heard,
+        quiet: Box::pin(tokio::time::sleep_until(heard + options.keep_alive)),
+        stop: Stop::new(stopping),
+        span,
         finished: false,
         _permit: permit,
     };
-    let items = stream::unfold(watcher, |mut watcher| async move {
-        let item = watcher.next().await?;
-        Some((item, watcher))
-    });
-    Box::pin(InSpan {
-        span,
-        items: items.boxed(),
-    })
-}
-
-/// A stream whose work runs in its span, entered at each poll: one span for the stream's
-/// life, where instrumenting each item's future would clone and close it per item (about 1%
-/// of the server's CPU under load in a profile).
-struct InSpan {
-    span: tracing::Span,
-    items: WatchStream,
-}
-
-impl Stream for InSpan {
-    type Item = WatchItem;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<WatchItem>> {
-        let this = &mut *self;
-        let _entered = this.span.enter();
-        this.items.poll_next_unpin(cx)
-    }
+    watcher.boxed()
 }
 
 /// Where a stream is.
@@ -127,11 +106,27 @@ enum Phase {
         after_seq: Option<u64>,
     },
     /// Following the game's live batches.
-    Live(broadcast::Receiver<Arc<Batch>>),
+    Live(BroadcastStream<Arc<Batch>>),
+    /// Fell behind: re-reading what it missed.
+    Rejoining(Pin<Box<dyn Future<Output = Rejoined> + Send>>),
     /// Nothing more to send once `pending` is empty.
     Ended,
 }
 
+/// How a watcher that fell behind comes back.
+enum Rejoined {
+    /// What it missed, and the game's batches from there on.
+    Again(Vec<Arc<Batch>>, broadcast::Receiver<Arc<Batch>>),
+    /// The stream ends with UNAVAILABLE, for the client to resume.
+    End(&'static str),
+    /// The stream ends with this status.
+    Failed(Status),
+}
+
+/// A stream's state, polled by its response. Each wait it needs (the next batch, the
+/// server's stop, the keep-alive's deadline) is registered once and stays registered across
+/// items: an update costs the stream one poll of its receiver, not a set of waits made and
+/// dropped again.
 struct Watcher {
     game: GameHandle,
     player_id: String,
@@ -144,8 +139,15 @@ struct Watcher {
     pending: VecDeque<WatchGameResponse>,
     /// The status the stream ends with, once `pending` is sent.
     ending: Option<Status>,
-    ticker: Interval,
-    stopping: signal::Receiver<bool>,
+    keep_alive: Duration,
+    /// When the stream last heard from its game (or sent a keep-alive): a keep-alive is due
+    /// `keep_alive` after it.
+    heard: Instant,
+    /// Wakes the stream when a keep-alive may be due. A batch only moves `heard`: the timer
+    /// is set again once per quiet period, when it fires early, never per update.
+    quiet: Pin<Box<Sleep>>,
+    /// Ready once the server stops.
+    stop: Stop,
     span: tracing::Span,
     /// The stream reached its end (as opposed to being dropped by a client that went away;
     /// `phase` cannot tell, as it reads `Ended` while the watcher waits).
@@ -165,26 +167,50 @@ impl Drop for Watcher {
     }
 }
 
+impl Stream for Watcher {
+    type Item = WatchItem;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<WatchItem>> {
+        let this = &mut *self;
+        // The stream's work runs in its span, entered at each poll (taken out meanwhile, as
+        // the watcher is borrowed whole).
+        let span = std::mem::replace(&mut this.span, tracing::Span::none());
+        let polled = span.in_scope(|| this.poll_items(cx));
+        this.span = span;
+        polled
+    }
+}
+
 impl Watcher {
-    /// The next item to send, or None once the stream is over.
-    async fn next(&mut self) -> Option<WatchItem> {
+    /// The next item, or why there is none yet; `poll_next` within the stream's span.
+    fn poll_items(&mut self, cx: &mut Context<'_>) -> Poll<Option<WatchItem>> {
         loop {
             if let Some(item) = self.pending.pop_front() {
-                return Some(Ok(item));
+                return Poll::Ready(Some(Ok(item)));
             }
             if let Some(status) = self.ending.take() {
-                return Some(Err(status));
+                return Poll::Ready(Some(Err(status)));
             }
             match std::mem::replace(&mut self.phase, Phase::Ended) {
                 Phase::Ended => {
                     self.finished = true;
-                    return None;
+                    return Poll::Ready(None);
                 }
                 Phase::Starting {
                     subscription,
                     after_seq,
                 } => self.start(*subscription, after_seq),
-                Phase::Live(live) => self.follow(live).await,
+                Phase::Rejoining(mut rejoining) => match rejoining.as_mut().poll(cx) {
+                    Poll::Ready(rejoined) => self.rejoined(rejoined),
+                    Poll::Pending => {
+                        self.phase = Phase::Rejoining(rejoining);
+                        return Poll::Pending;
+                    }
+                },
+                Phase::Live(live) => {
+                    self.phase = Phase::Live(live);
+                    ready!(self.follow(cx));
+                }
             }
         }
     }
@@ -233,6 +259,15 @@ impl Watcher {
         over
     }
 
+    /// Follows the game live from `live`, unless the game is over.
+    fn follow_from(&mut self, over: bool, live: broadcast::Receiver<Arc<Batch>>) {
+        self.phase = if over {
+            Phase::Ended
+        } else {
+            Phase::Live(BroadcastStream::new(live))
+        };
+    }
+
     /// Queues the snapshot, or what was missed after `after_seq`; then follows live.
     fn start(&mut self, subscription: Subscription, after_seq: Option<u64>) {
         let Subscription {
@@ -254,79 +289,132 @@ impl Watcher {
                 latest.state.status.is_over()
             }
         };
-        self.phase = if over {
-            Phase::Ended
-        } else {
-            Phase::Live(live)
+        self.follow_from(over, live);
+    }
+
+    /// Waits, in `Live`, for the next thing to send: a stop, a batch, a keep-alive. Ready
+    /// once something is queued or the phase changed.
+    fn follow(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        if self.stop.poll(cx).is_ready() {
+            self.end("the server is shutting down");
+            return Poll::Ready(());
+        }
+        let Phase::Live(live) = &mut self.phase else {
+            return Poll::Ready(());
         };
+        match live.poll_next_unpin(cx) {
+            Poll::Ready(Some(Ok(batch))) => {
+                self.heard = Instant::now();
+                if self.forward(&batch) {
+                    self.phase = Phase::Ended;
+                }
+                return Poll::Ready(());
+            }
+            Poll::Ready(Some(Err(BroadcastStreamRecvError::Lagged(_)))) => {
+                crate::metrics::watch_lagged();
+                let rejoining = rejoin(self.game.clone(), self.player_id.clone(), self.last_seq);
+                self.phase = Phase::Rejoining(Box::pin(rejoining));
+                return Poll::Ready(());
+            }
+            Poll::Ready(None) => {
+                self.end("the game was unloaded");
+                return Poll::Ready(());
+            }
+            Poll::Pending => {}
+        }
+        loop {
+            ready!(self.quiet.as_mut().poll(cx));
+            let due = self.heard + self.keep_alive;
+            let now = Instant::now();
+            if now < due {
+                // Heard from the game since the timer was set: wait the rest.
+                self.quiet.as_mut().reset(due);
+                continue;
+            }
+            self.heard = now;
+            self.quiet.as_mut().reset(now + self.keep_alive);
+            let seq = self.last_seq;
+            self.send_message(Message::KeepAlive(v1::KeepAlive {
+                seq,
+                server_time: Some(wire::timestamp(now_micros())),
+            }));
+            return Poll::Ready(());
+        }
     }
 
-    /// Waits for the next thing to send: a batch, a keep-alive, a stop.
-    async fn follow(&mut self, mut live: broadcast::Receiver<Arc<Batch>>) {
-        tokio::select! {
-            () = async {
+    /// Takes up the stream again after [`rejoin`].
+    fn rejoined(&mut self, rejoined: Rejoined) {
+        match rejoined {
+            Rejoined::Again(backlog, live) => {
+                let over = self.catch_up(&backlog);
+                self.follow_from(over, live);
+            }
+            Rejoined::End(why) => self.end(why),
+            Rejoined::Failed(status) => {
+                self.ending = Some(status);
+                self.phase = Phase::Ended;
+            }
+        }
+    }
+}
+
+/// The server's stop, as a stream waits for it. Its wait is registered once: polled again
+/// only when the signal changed or another task polls the stream, since polling a registered
+/// wait locks the signal's list of waiters, which every stream of the server shares (about a
+/// thousand instructions an update under callgrind).
+struct Stop {
+    signal: signal::Receiver<bool>,
+    wait: Pin<Box<dyn Future<Output = ()> + Send>>,
+    /// The waker the wait was last registered with.
+    registered: Option<Waker>,
+}
+
+impl Stop {
+    fn new(signal: signal::Receiver<bool>) -> Stop {
+        let mut stopping = signal.clone();
+        Stop {
+            signal,
+            wait: Box::pin(async move {
                 // An error means the server is gone, which is also a stop.
-                let _ = self.stopping.wait_for(|stopping| *stopping).await;
-            } => {
-                self.end("the server is shutting down");
-                return;
-            }
-            received = live.recv() => match received {
-                Ok(batch) => {
-                    self.ticker.reset();
-                    if self.forward(&batch) {
-                        return;
-                    }
-                }
-                Err(broadcast::error::RecvError::Lagged(_)) => {
-                    crate::metrics::watch_lagged();
-                    // Boxed: rare, and its futures would otherwise take room in every
-                    // held stream.
-                    match Box::pin(self.rejoin()).await {
-                        Some(again) => live = again,
-                        None => return,
-                    }
-                }
-                Err(broadcast::error::RecvError::Closed) => {
-                    self.end("the game was unloaded");
-                    return;
-                }
-            },
-            _ = self.ticker.tick() => {
-                let seq = self.last_seq;
-                self.send_message(Message::KeepAlive(v1::KeepAlive {
-                    seq,
-                    server_time: Some(wire::timestamp(now_micros())),
-                }));
-            }
+                let _ = stopping.wait_for(|stopping| *stopping).await;
+            }),
+            registered: None,
         }
-        self.phase = Phase::Live(live);
     }
 
-    /// After falling behind: a seated watcher re-reads what it missed and follows on (the
-    /// new subscription, or None once the stream ends); a spectator is ended, as the
-    /// audience never holds the table up: it comes back later.
-    async fn rejoin(&mut self) -> Option<broadcast::Receiver<Arc<Batch>>> {
-        if !live_seat(&self.game, &self.player_id).await {
-            self.end("this spectator fell behind the game");
-            return None;
+    /// Ready once the server stops (then not to be polled again).
+    fn poll(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let same_task = self
+            .registered
+            .as_ref()
+            .is_some_and(|waker| waker.will_wake(cx.waker()));
+        // A closed signal reads as changed: the server is gone.
+        if same_task && !self.signal.has_changed().unwrap_or(true) {
+            return Poll::Pending;
         }
-        match self.game.watch(Some(self.last_seq)).await {
-            Ok(Subscription {
-                backlog: Some(backlog),
-                live,
-                ..
-            }) => (!self.catch_up(&backlog.build())).then_some(live),
-            // No backlog to catch up from: the client resumes itself.
-            Ok(_) => {
-                self.end("this watcher fell behind the game");
-                None
-            }
-            Err(error) => {
-                self.ending = Some(error.into());
-                None
-            }
+        if !same_task {
+            self.registered = Some(cx.waker().clone());
         }
+        self.wait.as_mut().poll(cx)
+    }
+}
+
+/// After falling behind: a seated watcher re-reads what it missed after `last_seq` and
+/// follows on; a spectator is ended, as the audience never holds the table up: it comes
+/// back later.
+async fn rejoin(game: GameHandle, player_id: String, last_seq: u64) -> Rejoined {
+    if !live_seat(&game, &player_id).await {
+        return Rejoined::End("this spectator fell behind the game");
+    }
+    match game.watch(Some(last_seq)).await {
+        Ok(Subscription {
+            backlog: Some(backlog),
+            live,
+            ..
+        }) => Rejoined::Again(backlog.build(), live),
+        // No backlog to catch up from: the client resumes itself.
+        Ok(_) => Rejoined::End("this watcher fell behind the game"),
+        Err(error) => Rejoined::Failed(error.into()),
     }
 }
 
@@ -367,6 +455,142 @@ mod tests {
             stopping,
         );
         (rx, stop)
+    }
+
+    /// Polls the stream once, as its response would after a wake.
+    fn polled(rx: &mut WatchStream) -> Option<Message> {
+        use futures::FutureExt;
+        match rx.next().now_or_never() {
+            Some(Some(item)) => item.expect("no error").message().unwrap().message,
+            Some(None) => panic!("the stream ended"),
+            None => None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_keep_alive_is_sent_after_a_quiet_period_and_batches_put_it_off() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let (game, _players) =
+            actor::fixtures::two_player_game(store, ActorOptions::default()).await;
+        let latest = game.watch(None).await.unwrap().latest;
+        // The batches come from here: the test sends them itself, at the times it chooses.
+        let (batches, live) = broadcast::channel(16);
+        let subscription = Subscription {
+            backlog: None,
+            latest: latest.clone(),
+            live,
+        };
+        // No store is touched from here on, so the clock can stand still between steps.
+        tokio::time::pause();
+        let keep_alive = Duration::from_secs(10);
+        let counts = StreamCounts::new(&Limits::default());
+        let permit = counts.open(Some("p0"), "g", false).unwrap();
+        let (_stop, stopping) = signal::channel(false);
+        let mut rx = stream(
+            game.clone(),
+            "p0".into(),
+            subscription,
+            WatchOptions {
+                after_seq: None,
+                views: ViewsOn::EveryUpdate,
+                keep_alive,
+            },
+            permit,
+            stopping,
+        );
+        assert!(matches!(polled(&mut rx), Some(Message::Snapshot(_))));
+        assert_eq!(polled(&mut rx), None, "nothing more yet");
+        // A batch every 6 s for a minute: never 10 s of quiet, so never a keep-alive.
+        for _ in 0..10 {
+            tokio::time::advance(Duration::from_secs(6)).await;
+            batches.send(latest.clone()).unwrap();
+            // (The same batch again: nothing new to send, but the game was heard.)
+            assert_eq!(polled(&mut rx), None, "no keep-alive while the game speaks");
+        }
+        // Then quiet: a keep-alive 10 s after the last batch, not before; then every 10 s.
+        // (Timers fire on the millisecond after their deadline, hence the margins.)
+        tokio::time::advance(Duration::from_millis(9_900)).await;
+        assert_eq!(polled(&mut rx), None, "too early");
+        tokio::time::advance(Duration::from_millis(200)).await;
+        let seq = latest.seq_after();
+        assert!(matches!(polled(&mut rx), Some(Message::KeepAlive(k)) if k.seq == seq));
+        assert_eq!(polled(&mut rx), None, "one at a time");
+        tokio::time::advance(keep_alive - Duration::from_millis(100)).await;
+        assert_eq!(polled(&mut rx), None, "too early");
+        tokio::time::advance(Duration::from_millis(200)).await;
+        assert!(matches!(polled(&mut rx), Some(Message::KeepAlive(k)) if k.seq == seq));
+    }
+
+    /// A waker that counts its wakes.
+    #[derive(Default)]
+    struct Wakes(std::sync::atomic::AtomicUsize);
+
+    impl futures::task::ArcWake for Wakes {
+        fn wake_by_ref(this: &Arc<Self>) {
+            this.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    impl Wakes {
+        fn count(&self) -> usize {
+            self.0.load(std::sync::atomic::Ordering::SeqCst)
+        }
+    }
+
+    #[tokio::test]
+    async fn the_servers_stop_wakes_and_ends_a_quiet_stream_whichever_task_polled_it_last() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let (game, _players) =
+            actor::fixtures::two_player_game(store, ActorOptions::default()).await;
+        let subscription = game.watch(None).await.unwrap();
+        let counts = StreamCounts::new(&Limits::default());
+        let permit = counts.open(Some("p0"), "g", false).unwrap();
+        let (stop, stopping) = signal::channel(false);
+        let mut rx = stream(
+            game.clone(),
+            "p0".into(),
+            subscription,
+            WatchOptions {
+                after_seq: None,
+                views: ViewsOn::EveryUpdate,
+                keep_alive: Duration::from_secs(3600),
+            },
+            permit,
+            stopping,
+        );
+        let (first, second) = (Arc::new(Wakes::default()), Arc::new(Wakes::default()));
+        let poll_with = |rx: &mut WatchStream, wakes: &Arc<Wakes>| {
+            let waker = futures::task::waker(wakes.clone());
+            rx.poll_next_unpin(&mut Context::from_waker(&waker))
+        };
+        assert!(matches!(
+            poll_with(&mut rx, &first),
+            Poll::Ready(Some(Ok(_)))
+        ));
+        assert!(poll_with(&mut rx, &first).is_pending());
+        assert!(
+            poll_with(&mut rx, &first).is_pending(),
+            "polled again by the same task"
+        );
+        // Another task takes the stream over: the stop must wake that one.
+        assert!(poll_with(&mut rx, &second).is_pending());
+        stop.send(true).unwrap();
+        assert_eq!(second.count(), 1, "the task that polled last is woken");
+        match poll_with(&mut rx, &second) {
+            Poll::Ready(Some(Err(status))) => {
+                assert_eq!(status.code(), tonic::Code::Unavailable);
+                assert!(
+                    status.message().contains("shutting down"),
+                    "{}",
+                    status.message()
+                );
+            }
+            other => panic!(
+                "the stream ends on the stop, not {:?}",
+                other.map(|i| i.map(|r| r.is_ok()))
+            ),
+        }
+        assert!(matches!(poll_with(&mut rx, &second), Poll::Ready(None)));
     }
 
     #[tokio::test]
