@@ -222,6 +222,19 @@ pub async fn run(
                 .max_decoding_message_size(crate::limits::fixed::MAX_REQUEST_BYTES),
         )
         .prepare();
+    let rpcs = ServiceBuilder::new()
+        .layer(net::layer::RequestBodyLayer::new(limits))
+        .layer(net::budget::BudgetLayer)
+        .layer(metrics::RpcMetricsLayer)
+        .service(routes);
+    let browsers = ServiceBuilder::new()
+        // Browsers speak gRPC-Web over HTTP/1.1 (or 2), from pages of other origins.
+        .layer(web::cors(&options.cors_origins)?)
+        // A request that is not an RPC is a page of the front end, answered before tonic-web
+        // (which refuses HTTP/1.1 that is not gRPC-Web).
+        .layer(web::PagesLayer::new(web::site(options.web_dir.as_deref())))
+        .layer(tonic_web::GrpcWebLayer::new())
+        .service(rpcs.clone());
     let layered = ServiceBuilder::new()
         .layer(net::layer::ConnectionLayer::new(
             limits,
@@ -229,16 +242,7 @@ pub async fn run(
             Arc::new(auth),
             stopping,
         ))
-        // Browsers speak gRPC-Web over HTTP/1.1 (or 2), from pages of other origins.
-        .layer(web::cors(&options.cors_origins)?)
-        // A request that is not an RPC is a page of the front end, answered before tonic-web
-        // (which refuses HTTP/1.1 that is not gRPC-Web).
-        .layer(web::PagesLayer::new(web::site(options.web_dir.as_deref())))
-        .layer(tonic_web::GrpcWebLayer::new())
-        .layer(net::layer::RequestBodyLayer::new(limits))
-        .layer(net::budget::BudgetLayer)
-        .layer(metrics::RpcMetricsLayer)
-        .service(routes);
+        .service(web::Front::new(rpcs, browsers));
     // The layers answer every refusal as a response (their error is `Infallible`).
     let layered =
         ServiceExt::<http::Request<tonic::body::Body>>::map_response(layered, |response| {

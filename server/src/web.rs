@@ -213,9 +213,150 @@ where
     }
 }
 
+/// Whether a request is plain gRPC from a program, which none of the browsers' layers
+/// concern: gRPC over HTTP/2, not gRPC-Web, and no `Origin` (which every browser sends with
+/// a `POST`, so a page's call always takes the browsers' way, CORS included).
+fn plain_grpc<B>(request: &http::Request<B>) -> bool {
+    request.version() == http::Version::HTTP_2
+        && !request.headers().contains_key(http::header::ORIGIN)
+        && request
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.starts_with("application/grpc") && !v.starts_with("application/grpc-web")
+            })
+}
+
+/// Sends plain gRPC ([`plain_grpc`]) straight to the services, and every other request (a
+/// page, gRPC-Web, a CORS preflight, anything from a browser) through `browsers`: the CORS
+/// policy, the pages and tonic-web, in front of the same services. A program's call skips
+/// three layers that would only look at it and let it through (they were a tenth of a
+/// call's instructions through the server's layers, measured under callgrind).
+#[derive(Clone)]
+pub struct Front<R, W> {
+    rpcs: R,
+    browsers: W,
+}
+
+impl<R, W> Front<R, W> {
+    pub fn new(rpcs: R, browsers: W) -> Front<R, W> {
+        Front { rpcs, browsers }
+    }
+}
+
+type ToBody<R> = fn(http::Response<R>) -> http::Response<tonic::body::Body>;
+
+impl<R, W, B, RB> tower::Service<http::Request<B>> for Front<R, W>
+where
+    R: tower::Service<http::Request<B>, Response = http::Response<RB>>,
+    W: tower::Service<
+            http::Request<B>,
+            Response = http::Response<tonic::body::Body>,
+            Error = R::Error,
+        >,
+    RB: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+    RB::Error: Into<BoxError>,
+{
+    type Response = http::Response<tonic::body::Body>;
+    type Error = R::Error;
+    type Future = futures::future::Either<futures::future::MapOk<R::Future, ToBody<RB>>, W::Future>;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), R::Error>> {
+        // Both are ready at once: each is a stack of layers over the same services.
+        std::task::ready!(self.rpcs.poll_ready(cx))?;
+        self.browsers.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        use futures::TryFutureExt;
+        if plain_grpc(&request) {
+            let to_body: ToBody<RB> = |response| response.map(tonic::body::Body::new);
+            futures::future::Either::Left(self.rpcs.call(request).map_ok(to_body))
+        } else {
+            futures::future::Either::Right(self.browsers.call(request))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use tower::ServiceExt;
+
+    /// Which way `Front` sends a request: "rpcs" or "browsers".
+    async fn way(request: http::Request<()>) -> &'static str {
+        let answer = |way: &'static str| {
+            tower::service_fn(move |_: http::Request<()>| async move {
+                let mut response = http::Response::new(tonic::body::Body::empty());
+                response
+                    .headers_mut()
+                    .insert("x-way", http::HeaderValue::from_static(way));
+                Ok::<_, std::convert::Infallible>(response)
+            })
+        };
+        let front = super::Front::new(answer("rpcs"), answer("browsers"));
+        let response = front.oneshot(request).await.unwrap();
+        match response.headers()["x-way"].to_str().unwrap() {
+            "rpcs" => "rpcs",
+            _ => "browsers",
+        }
+    }
+
+    fn post(version: http::Version, content_type: &str, origin: Option<&str>) -> http::Request<()> {
+        let mut request = http::Request::post("/theboss.v1.GameService/GetView")
+            .version(version)
+            .header(http::header::CONTENT_TYPE, content_type);
+        if let Some(origin) = origin {
+            request = request.header(http::header::ORIGIN, origin);
+        }
+        request.body(()).unwrap()
+    }
+
+    #[tokio::test]
+    async fn only_plain_grpc_without_an_origin_skips_the_browsers_layers() {
+        use http::Version;
+        assert_eq!(
+            way(post(Version::HTTP_2, "application/grpc", None)).await,
+            "rpcs"
+        );
+        assert_eq!(
+            way(post(Version::HTTP_2, "application/grpc+proto", None)).await,
+            "rpcs"
+        );
+        // Anything a page sends: its origin, gRPC-Web, a preflight, a page.
+        let page = Some("https://play.example.com");
+        assert_eq!(
+            way(post(Version::HTTP_2, "application/grpc", page)).await,
+            "browsers"
+        );
+        assert_eq!(
+            way(post(Version::HTTP_2, "application/grpc-web+proto", None)).await,
+            "browsers"
+        );
+        assert_eq!(
+            way(post(Version::HTTP_11, "application/grpc-web-text", page)).await,
+            "browsers"
+        );
+        let preflight = http::Request::options("/theboss.v1.GameService/GetView")
+            .version(Version::HTTP_2)
+            .header(http::header::ORIGIN, "https://play.example.com")
+            .body(())
+            .unwrap();
+        assert_eq!(way(preflight).await, "browsers");
+        let get = http::Request::get("/")
+            .version(Version::HTTP_2)
+            .body(())
+            .unwrap();
+        assert_eq!(way(get).await, "browsers");
+        // gRPC over HTTP/1.1 is not gRPC: tonic-web refuses it, as before.
+        assert_eq!(
+            way(post(Version::HTTP_11, "application/grpc", None)).await,
+            "browsers"
+        );
+    }
 
     /// `Cache-Control` of `GET path` from the site of `dir`.
     async fn cache_control(dir: &std::path::Path, path: &str) -> (http::StatusCode, String) {
