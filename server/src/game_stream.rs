@@ -140,8 +140,8 @@ struct Watcher {
     /// The status the stream ends with, once `pending` is sent.
     ending: Option<Status>,
     keep_alive: Duration,
-    /// When the stream last heard from its game (or sent a keep-alive): a keep-alive is due
-    /// `keep_alive` after it.
+    /// When the stream last heard from its game (or its last keep-alive was due): the next
+    /// keep-alive is due `keep_alive` after it.
     heard: Instant,
     /// Wakes the stream when a keep-alive may be due. A batch only moves `heard`: the timer
     /// is set again once per quiet period, when it fires early, never per update.
@@ -331,8 +331,15 @@ impl Watcher {
                 self.quiet.as_mut().reset(due);
                 continue;
             }
-            self.heard = now;
-            self.quiet.as_mut().reset(now + self.keep_alive);
+            // The next one is due a period after this one was due, not after it was sent,
+            // so the cadence does not drift by each wake's lateness (as an `Interval`'s does
+            // not); one more than a period late starts the cadence again from now.
+            self.heard = if now.saturating_duration_since(due) < self.keep_alive {
+                due
+            } else {
+                now
+            };
+            self.quiet.as_mut().reset(self.heard + self.keep_alive);
             let seq = self.last_seq;
             self.send_message(Message::KeepAlive(v1::KeepAlive {
                 seq,
@@ -507,17 +514,20 @@ mod tests {
             // (The same batch again: nothing new to send, but the game was heard.)
             assert_eq!(polled(&mut rx), None, "no keep-alive while the game speaks");
         }
-        // Then quiet: a keep-alive 10 s after the last batch, not before; then every 10 s.
-        // (Timers fire on the millisecond after their deadline, hence the margins.)
+        // Then quiet: a keep-alive 10 s after the last batch, not before. (Timers fire on the
+        // millisecond after their deadline, hence the margins.)
         tokio::time::advance(Duration::from_millis(9_900)).await;
         assert_eq!(polled(&mut rx), None, "too early");
+        // Polled 100 ms late, as a busy server might.
         tokio::time::advance(Duration::from_millis(200)).await;
         let seq = latest.seq_after();
         assert!(matches!(polled(&mut rx), Some(Message::KeepAlive(k)) if k.seq == seq));
         assert_eq!(polled(&mut rx), None, "one at a time");
-        tokio::time::advance(keep_alive - Duration::from_millis(100)).await;
+        // The next is due 10 s after that one was due, not after it was sent: the cadence
+        // does not drift by each one's lateness.
+        tokio::time::advance(keep_alive - Duration::from_millis(150)).await;
         assert_eq!(polled(&mut rx), None, "too early");
-        tokio::time::advance(Duration::from_millis(200)).await;
+        tokio::time::advance(Duration::from_millis(100)).await;
         assert!(matches!(polled(&mut rx), Some(Message::KeepAlive(k)) if k.seq == seq));
     }
 

@@ -231,8 +231,9 @@ fn plain_grpc<B>(request: &http::Request<B>) -> bool {
 /// Sends plain gRPC ([`plain_grpc`]) straight to the services, and every other request (a
 /// page, gRPC-Web, a CORS preflight, anything from a browser) through `browsers`: the CORS
 /// policy, the pages and tonic-web, in front of the same services. A program's call skips
-/// three layers that would only look at it and let it through (they were a tenth of a
-/// call's instructions through the server's layers, measured under callgrind).
+/// three layers that would only look at it and let it through (they were 7% of a
+/// health check's instructions through the server's layers, under callgrind: 65,500 of them
+/// with the three, 61,100 without).
 #[derive(Clone)]
 pub struct Front<R, W> {
     rpcs: R,
