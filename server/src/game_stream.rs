@@ -439,12 +439,13 @@ mod tests {
     use crate::actor::{self, ActorOptions};
     use crate::limits::{Limits, StreamCounts};
 
-    /// A stream of the game to `player` from its start; the sender stops the server.
-    fn watching(
+    /// A stream of the game to `player`, as `options` ask; the sender stops the server.
+    fn opened(
         game: &GameHandle,
         player: &str,
         subscription: Subscription,
         spectator: bool,
+        options: WatchOptions,
     ) -> (WatchStream, signal::Sender<bool>) {
         let counts = StreamCounts::new(&Limits::default());
         let permit = counts.open(Some(player), "g", spectator).unwrap();
@@ -453,15 +454,35 @@ mod tests {
             game.clone(),
             player.into(),
             subscription,
-            WatchOptions {
-                after_seq: Some(0),
-                views: ViewsOn::EveryUpdate,
-                keep_alive: Duration::from_secs(3600),
-            },
+            options,
             permit,
             stopping,
         );
         (rx, stop)
+    }
+
+    /// A stream of the game to `player` from its start; the sender stops the server.
+    fn watching(
+        game: &GameHandle,
+        player: &str,
+        subscription: Subscription,
+        spectator: bool,
+    ) -> (WatchStream, signal::Sender<bool>) {
+        let options = WatchOptions {
+            after_seq: Some(0),
+            views: ViewsOn::EveryUpdate,
+            keep_alive: Duration::from_secs(3600),
+        };
+        opened(game, player, subscription, spectator, options)
+    }
+
+    /// A snapshot and then live updates, keep-alives every `keep_alive`.
+    fn snapshot_then_live(keep_alive: Duration) -> WatchOptions {
+        WatchOptions {
+            after_seq: None,
+            views: ViewsOn::EveryUpdate,
+            keep_alive,
+        }
     }
 
     /// Polls the stream once, as its response would after a wake.
@@ -490,20 +511,12 @@ mod tests {
         // No store is touched from here on, so the clock can stand still between steps.
         tokio::time::pause();
         let keep_alive = Duration::from_secs(10);
-        let counts = StreamCounts::new(&Limits::default());
-        let permit = counts.open(Some("p0"), "g", false).unwrap();
-        let (_stop, stopping) = signal::channel(false);
-        let mut rx = stream(
-            game.clone(),
-            "p0".into(),
+        let (mut rx, _stop) = opened(
+            &game,
+            "p0",
             subscription,
-            WatchOptions {
-                after_seq: None,
-                views: ViewsOn::EveryUpdate,
-                keep_alive,
-            },
-            permit,
-            stopping,
+            false,
+            snapshot_then_live(keep_alive),
         );
         assert!(matches!(polled(&mut rx), Some(Message::Snapshot(_))));
         assert_eq!(polled(&mut rx), None, "nothing more yet");
@@ -553,21 +566,8 @@ mod tests {
         let (game, _players) =
             actor::fixtures::two_player_game(store, ActorOptions::default()).await;
         let subscription = game.watch(None).await.unwrap();
-        let counts = StreamCounts::new(&Limits::default());
-        let permit = counts.open(Some("p0"), "g", false).unwrap();
-        let (stop, stopping) = signal::channel(false);
-        let mut rx = stream(
-            game.clone(),
-            "p0".into(),
-            subscription,
-            WatchOptions {
-                after_seq: None,
-                views: ViewsOn::EveryUpdate,
-                keep_alive: Duration::from_secs(3600),
-            },
-            permit,
-            stopping,
-        );
+        let options = snapshot_then_live(Duration::from_secs(3600));
+        let (mut rx, stop) = opened(&game, "p0", subscription, false, options);
         let (first, second) = (Arc::new(Wakes::default()), Arc::new(Wakes::default()));
         let poll_with = |rx: &mut WatchStream, wakes: &Arc<Wakes>| {
             let waker = futures::task::waker(wakes.clone());
