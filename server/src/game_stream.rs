@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll, Waker, ready};
+use std::task::{Context, Poll, ready};
 use std::time::Duration;
 
 use futures::stream::{BoxStream, Stream, StreamExt};
@@ -39,6 +39,7 @@ use tonic::Status;
 use crate::actor::{Batch, GameHandle, Subscription};
 use crate::domain::now_micros;
 use crate::limits::WatchPermit;
+use crate::shutdown::Stop;
 use crate::wire::{self, ViewsOn};
 
 pub type WatchItem = Result<WatchGameResponse, Status>;
@@ -362,47 +363,6 @@ impl Watcher {
                 self.phase = Phase::Ended;
             }
         }
-    }
-}
-
-/// The server's stop, as a stream waits for it. Its wait is registered once: polled again
-/// only when the signal changed or another task polls the stream, since polling a registered
-/// wait locks the signal's list of waiters, which every stream of the server shares (about a
-/// thousand instructions an update under callgrind).
-struct Stop {
-    signal: signal::Receiver<bool>,
-    wait: Pin<Box<dyn Future<Output = ()> + Send>>,
-    /// The waker the wait was last registered with.
-    registered: Option<Waker>,
-}
-
-impl Stop {
-    fn new(signal: signal::Receiver<bool>) -> Stop {
-        let mut stopping = signal.clone();
-        Stop {
-            signal,
-            wait: Box::pin(async move {
-                // An error means the server is gone, which is also a stop.
-                let _ = stopping.wait_for(|stopping| *stopping).await;
-            }),
-            registered: None,
-        }
-    }
-
-    /// Ready once the server stops (then not to be polled again).
-    fn poll(&mut self, cx: &mut Context<'_>) -> Poll<()> {
-        let same_task = self
-            .registered
-            .as_ref()
-            .is_some_and(|waker| waker.will_wake(cx.waker()));
-        // A closed signal reads as changed: the server is gone.
-        if same_task && !self.signal.has_changed().unwrap_or(true) {
-            return Poll::Pending;
-        }
-        if !same_task {
-            self.registered = Some(cx.waker().clone());
-        }
-        self.wait.as_mut().poll(cx)
     }
 }
 

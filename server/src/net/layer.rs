@@ -30,6 +30,7 @@ use super::address::{AddressPolicy, ClientAddr};
 use super::conn::{ConnectionInfo, ConnectionState};
 use super::unauthenticated::{Release, Unauthenticated};
 use crate::limits::Limits;
+use crate::shutdown::Stop;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -148,13 +149,8 @@ where
                 }
             }
         };
-        let stop = ends_on_stop(request.uri().path()).then(|| {
-            let mut stopping = self.layer.stopping.clone();
-            Box::pin(async move {
-                // An error means the server is gone, which is also a stop.
-                let _ = stopping.wait_for(|s| *s).await;
-            }) as Stop
-        });
+        let stop =
+            ends_on_stop(request.uri().path()).then(|| Stop::new(self.layer.stopping.clone()));
         let call = info.map(|info| {
             // Requests see their peer as they would on tonic's own connections.
             request.extensions_mut().insert(info.tcp.clone());
@@ -187,8 +183,6 @@ impl Drop for CallGuard {
     }
 }
 
-type Stop = Pin<Box<dyn Future<Output = ()> + Send>>;
-
 /// A response body that holds its call's guards until it is sent whole or dropped, and, for
 /// the streams that do not end by themselves, ends when the server stops.
 struct Tracked<B> {
@@ -214,7 +208,7 @@ where
             return Poll::Ready(None);
         }
         if let Some(stop) = self.stop.as_mut()
-            && stop.as_mut().poll(cx).is_ready()
+            && stop.poll(cx).is_ready()
         {
             self.stop = None;
             self.stopped = true;
@@ -357,5 +351,58 @@ impl HttpBody for Checked {
 
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A body that never sends anything: a health watch with nothing to say.
+    struct Silent;
+
+    impl HttpBody for Silent {
+        type Data = Bytes;
+        type Error = Status;
+
+        fn poll_frame(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Status>>> {
+            Poll::Pending
+        }
+    }
+
+    #[tokio::test]
+    async fn a_stream_that_does_not_end_by_itself_is_ended_when_the_server_stops() {
+        let (stop, stopping) = watch::channel(false);
+        let mut body = Box::pin(Tracked {
+            body: Box::pin(Silent),
+            stop: Some(Stop::new(stopping)),
+            stopped: false,
+            _call: None,
+            _unauthenticated: None,
+        });
+        let waker = futures::task::noop_waker();
+        let mut cx = Context::from_waker(&waker);
+        assert!(body.as_mut().poll_frame(&mut cx).is_pending());
+        assert!(
+            body.as_mut().poll_frame(&mut cx).is_pending(),
+            "polled again"
+        );
+        stop.send(true).unwrap();
+        let Poll::Ready(Some(Ok(frame))) = body.as_mut().poll_frame(&mut cx) else {
+            panic!("the stop ends the stream");
+        };
+        let trailers = frame.into_trailers().expect("trailers");
+        assert_eq!(
+            trailers["grpc-status"],
+            (tonic::Code::Unavailable as i32).to_string()
+        );
+        assert!(body.is_end_stream());
+        assert!(matches!(
+            body.as_mut().poll_frame(&mut cx),
+            Poll::Ready(None)
+        ));
     }
 }
