@@ -158,7 +158,8 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
     let mut log = StepLog::new(record);
     let record = log.record().clone();
     let clock = Clock::of(&record, &options);
-    log.replay(actions, |state, at| clock.deadline(state, at))?;
+    log.replay(actions, |state, at| clock.deadline(state, at))
+        .whole()?;
     let (latest, reading) = watch::channel(log.latest().clone());
     let reads = Arc::new(AtomicU64::new(0));
     let updates = broadcast::channel(options.watch_buffer.max(1)).0;
@@ -375,25 +376,20 @@ impl Actor {
         }
     }
 
-    /// Applies actions read from the store, and tells the watchers.
+    /// Applies actions read from the store, and tells the watchers: of every step applied,
+    /// those before an action that does not replay included.
     fn replay(&mut self, actions: Vec<StoredAction>) {
         let clock = Clock::of(&self.record, &self.options);
-        match self
+        let replayed = self
             .log
-            .replay(actions, |state, at| clock.deadline(state, at))
-        {
-            Ok(batches) => {
-                self.publish();
-                for batch in batches {
-                    // No watchers is fine: they read the log when they subscribe.
-                    let _ = self.updates.send(batch);
-                }
-            }
-            Err(error) => {
-                // The actions before the one that failed are in the log all the same.
-                self.publish();
-                tracing::warn!(%error, "cannot follow the game");
-            }
+            .replay(actions, |state, at| clock.deadline(state, at));
+        self.publish();
+        for batch in replayed.batches {
+            // No watchers is fine: they read the log when they subscribe.
+            let _ = self.updates.send(batch);
+        }
+        if let Some(error) = replayed.stopped {
+            tracing::warn!(%error, "cannot follow the game");
         }
     }
 

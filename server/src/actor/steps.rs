@@ -71,6 +71,24 @@ impl Batch {
     }
 }
 
+/// What [`StepLog::replay`] added: a batch per action applied, and the error that stopped it
+/// short, if one did.
+#[derive(Debug)]
+pub struct Replayed {
+    pub batches: Vec<Arc<Batch>>,
+    pub stopped: Option<StoreError>,
+}
+
+impl Replayed {
+    /// The batches, or the error if the replay stopped short.
+    pub fn whole(self) -> Result<Vec<Arc<Batch>>, StoreError> {
+        match self.stopped {
+            None => Ok(self.batches),
+            Some(error) => Err(error),
+        }
+    }
+}
+
 /// A game's whole log, and the table now.
 #[derive(Debug, Clone)]
 pub struct History {
@@ -291,35 +309,54 @@ impl StepLog {
     }
 
     /// Applies logged actions after the ones the log has (given the whole log, or only its
-    /// end); `deadline` gives each step's deadline from its table and commit time. Returns the
-    /// new batches.
+    /// end); `deadline` gives each step's deadline from its table and commit time. An action
+    /// that does not follow or does not replay stops it there: the steps before it are in
+    /// the log all the same, and come back with the error.
     pub fn replay(
         &mut self,
         actions: Vec<StoredAction>,
         deadline: impl Fn(&TableState, i64) -> Option<i64>,
-    ) -> Result<Vec<Arc<Batch>>, StoreError> {
+    ) -> Replayed {
         let known = self.actions.len() as u64;
         let mut batches = Vec::new();
         for stored in actions.into_iter().filter(|a| a.seq > known) {
-            let expected = self.actions.len() as u64 + 1;
-            if stored.seq != expected {
-                return Err(StoreError::Corrupt(format!(
-                    "game {}: action {} where {expected} was expected",
-                    self.record.id, stored.seq
-                )));
+            if let Err(error) = self.replay_one(stored, &deadline) {
+                return Replayed {
+                    batches,
+                    stopped: Some(error),
+                };
             }
-            let mut next = (*self.latest.state).clone();
-            let events = next.apply(&self.record, &stored.action).map_err(|e| {
-                StoreError::Corrupt(format!(
-                    "game {}: action {} does not replay: {e}",
-                    self.record.id, stored.seq
-                ))
-            })?;
-            let due = deadline(&next, stored.at);
-            self.push(stored, events, next, due);
             batches.push(self.latest.clone());
         }
-        Ok(batches)
+        Replayed {
+            batches,
+            stopped: None,
+        }
+    }
+
+    /// Applies the action that follows the log's last one.
+    fn replay_one(
+        &mut self,
+        stored: StoredAction,
+        deadline: impl Fn(&TableState, i64) -> Option<i64>,
+    ) -> Result<(), StoreError> {
+        let expected = self.actions.len() as u64 + 1;
+        if stored.seq != expected {
+            return Err(StoreError::Corrupt(format!(
+                "game {}: action {} where {expected} was expected",
+                self.record.id, stored.seq
+            )));
+        }
+        let mut next = (*self.latest.state).clone();
+        let events = next.apply(&self.record, &stored.action).map_err(|e| {
+            StoreError::Corrupt(format!(
+                "game {}: action {} does not replay: {e}",
+                self.record.id, stored.seq
+            ))
+        })?;
+        let due = deadline(&next, stored.at);
+        self.push(stored, events, next, due);
+        Ok(())
     }
 
     /// The batches of steps `from..` (step `n` follows action `n`), to be built.
@@ -442,7 +479,7 @@ mod tests {
         let actions = whole_game();
         assert!(actions.len() > 2 * CHECKPOINT, "{} actions", actions.len());
         let mut log = StepLog::new(record());
-        log.replay(actions.clone(), |_, _| None).unwrap();
+        log.replay(actions.clone(), |_, _| None).whole().unwrap();
         let kept = log.steps.iter().filter(|s| s.state.is_some()).count();
         assert_eq!(
             kept,
@@ -472,22 +509,70 @@ mod tests {
     fn keys_name_their_actions_and_a_gap_in_the_log_is_corrupt() {
         let actions = whole_game();
         let mut log = StepLog::new(record());
-        log.replay(actions[..10].to_vec(), |_, _| None).unwrap();
+        log.replay(actions[..10].to_vec(), |_, _| None)
+            .whole()
+            .unwrap();
         let key = actions[5].idempotency_key.clone().unwrap();
         assert_eq!(log.keyed("p", &key), Some(6));
         assert_eq!(log.keyed("other", &key), None);
         // Replaying what it has changes nothing; a gap is refused.
         assert!(
             log.replay(actions[..10].to_vec(), |_, _| None)
+                .whole()
                 .unwrap()
                 .is_empty()
         );
-        let gap = log.replay(actions[11..].to_vec(), |_, _| None).unwrap_err();
+        let gap = log
+            .replay(actions[11..].to_vec(), |_, _| None)
+            .whole()
+            .unwrap_err();
         assert!(matches!(gap, StoreError::Corrupt(_)), "{gap}");
         assert_eq!(log.actions(), 10);
         // Events after a seq: the first step whose events reach past it.
         let seq = log.seq();
         assert!(log.backlog_after(seq).is_empty());
         assert_eq!(log.backlog_after(seq - 1).build().len(), 1);
+    }
+
+    #[test]
+    fn a_replay_that_stops_partway_keeps_and_returns_the_steps_before_it() {
+        let actions = whole_game();
+        let mut log = StepLog::new(record());
+        log.replay(actions[..10].to_vec(), |_, _| None)
+            .whole()
+            .unwrap();
+        // Actions 11 and 12 follow; 14 leaves a gap.
+        let with_gap = vec![
+            actions[10].clone(),
+            actions[11].clone(),
+            actions[13].clone(),
+        ];
+        let replayed = log.replay(with_gap, |_, _| None);
+        assert!(
+            matches!(replayed.stopped, Some(StoreError::Corrupt(_))),
+            "{:?}",
+            replayed.stopped
+        );
+        assert_eq!(log.actions(), 12);
+        let seqs: Vec<u64> = replayed.batches.iter().map(|b| b.seq_after()).collect();
+        assert_eq!(seqs.len(), 2);
+        assert_eq!(
+            seqs[1],
+            log.seq(),
+            "the last step applied is the log's last"
+        );
+        assert!(Arc::ptr_eq(&replayed.batches[1], log.latest()));
+        // An action that does not replay stops it the same way: action 13 follows, then a
+        // join of a seat taken long ago.
+        let mut taken = actions[0].clone();
+        taken.seq = 14;
+        let replayed = log.replay(vec![actions[12].clone(), taken], |_, _| None);
+        assert_eq!(replayed.batches.len(), 1);
+        assert!(
+            matches!(&replayed.stopped, Some(StoreError::Corrupt(why)) if why.contains("does not replay")),
+            "{:?}",
+            replayed.stopped
+        );
+        assert_eq!(log.actions(), 13);
     }
 }

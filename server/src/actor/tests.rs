@@ -164,6 +164,64 @@ async fn an_actor_behind_its_store_catches_up_and_answers_aborted() {
     );
 }
 
+/// A store whose log stops replaying partway (a corrupt action after a good one, written
+/// behind the actor's back): catching up applies the good one, and the game's watchers are
+/// sent its step, as they are of every step the actor applies.
+#[tokio::test]
+async fn steps_caught_up_before_an_action_that_does_not_replay_reach_the_watchers() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let (game, players) = fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
+    fixtures::seat_all(&game, &players).await;
+    let latest = game.latest().await.unwrap();
+    let mut watching = game.watch(None).await.unwrap();
+    assert_eq!(watching.latest.seq_after(), latest.seq_after());
+    let seat = latest.state.to_move().unwrap();
+    let turn = latest.state.default_turn(seat).unwrap();
+    let player = &players[usize::from(seat)];
+    let next = commit_behind(&*store, &latest, 3, turn, player, "good").await;
+    // Action 4 is a turn of the seat not to move: it cannot replay.
+    let not_to_move = 1 - next.to_move().unwrap();
+    let corrupt = StoredAction {
+        seq: 4,
+        action: Action::Turn {
+            seat: not_to_move,
+            turn,
+            by_timeout: false,
+        },
+        player_id: Some(player.id.clone()),
+        idempotency_key: None,
+        at: now_micros(),
+    };
+    store
+        .append_action("g", &corrupt, &Effects::default())
+        .await
+        .unwrap();
+    let refused = game
+        .submit(Submit {
+            player_id: player.id.clone(),
+            expected_seq: latest.seq_after(),
+            idempotency_key: "mine".into(),
+            turn,
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(refused, GameError::Store(StoreError::Conflict { .. })),
+        "{refused}"
+    );
+    let sent = tokio::time::timeout(Duration::from_secs(5), watching.live.recv())
+        .await
+        .expect("the step caught up with is sent to the watchers")
+        .unwrap();
+    assert_eq!(sent.seq_before, latest.seq_after(), "no step lost");
+    assert_eq!(sent.state.to_move(), next.to_move());
+    assert_eq!(
+        game.latest().await.unwrap().seq_after(),
+        sent.seq_after(),
+        "and published for reads"
+    );
+}
+
 /// A write whose answer was lost (the store kept it; the connection died before saying so):
 /// the caller's retry with the same key is answered from the store's copy, as committed,
 /// and nothing is written twice.

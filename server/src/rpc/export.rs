@@ -58,7 +58,7 @@ fn cursor(token: &str) -> Result<Option<(i64, String)>, ApiError> {
 /// A finished game's record as its player `player_id` exports it.
 pub fn record_of(stored: StoredGame, player_id: &str) -> Result<Record, GameError> {
     let mut log = StepLog::new(stored.record);
-    log.replay(stored.actions, |_, _| None)?;
+    log.replay(stored.actions, |_, _| None).whole()?;
     let history = log.history();
     let latest = &history.latest;
     let state = &latest.state;
