@@ -106,6 +106,25 @@ impl Third {
 }
 
 impl Soak {
+    /// The run's periods (three or more) in thirds.
+    fn of(rows: Vec<Row>, load_games: usize, errors: Vec<String>) -> Soak {
+        let third = rows.len() / 3;
+        let median = |rows: &[Row]| {
+            let mut rss: Vec<u64> = rows.iter().map(|r| r.rss).collect();
+            rss.sort_unstable();
+            rss[rss.len() / 2]
+        };
+        Soak {
+            rss_middle: median(&rows[third..rows.len() - third]),
+            rss_end: median(&rows[rows.len() - third..]),
+            first: Third::of(&rows[..third]),
+            last: Third::of(&rows[rows.len() - third..]),
+            rows,
+            load_games,
+            errors,
+        }
+    }
+
     /// Memory that grew by more than 10% (and 16 MiB) from the middle of the run to its end.
     pub fn memory_grows(&self) -> bool {
         let growth = self.rss_end.saturating_sub(self.rss_middle);
@@ -278,22 +297,8 @@ pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<So
     if rows.len() < 3 {
         bail!("the soak needs at least three periods: give a longer duration");
     }
-    let third = rows.len() / 3;
-    let median = |rows: &[Row]| {
-        let mut rss: Vec<u64> = rows.iter().map(|r| r.rss).collect();
-        rss.sort_unstable();
-        rss[rss.len() / 2]
-    };
     let errors = errors.lock().unwrap().clone();
-    Ok(Soak {
-        rss_middle: median(&rows[third..rows.len() - third]),
-        rss_end: median(&rows[rows.len() - third..]),
-        first: Third::of(&rows[..third]),
-        last: Third::of(&rows[rows.len() - third..]),
-        rows,
-        load_games,
-        errors,
-    })
+    Ok(Soak::of(rows, load_games, errors))
 }
 
 /// What the soak reads from the server's `/metrics`.
@@ -428,17 +433,7 @@ mod tests {
     }
 
     fn soak(p99s: &[u64]) -> Soak {
-        let rows: Vec<Row> = p99s.iter().map(|&ms| period(ms)).collect();
-        let third = rows.len() / 3;
-        Soak {
-            rss_middle: 64 << 20,
-            rss_end: 64 << 20,
-            load_games: 0,
-            errors: Vec::new(),
-            first: Third::of(&rows[..third]),
-            last: Third::of(&rows[rows.len() - third..]),
-            rows,
-        }
+        Soak::of(p99s.iter().map(|&ms| period(ms)).collect(), 0, Vec::new())
     }
 
     /// Per-period p99s in no trend, as a clean server's swing on the developers' machine,
