@@ -6,10 +6,12 @@
 //! server, PostgreSQL and the generator itself (this process, bots included) spent per
 //! action. It fails on any error (a failed game or bot, a store error, an INTERNAL or UNKNOWN
 //! status), on memory that keeps growing once warmed up, and when the last third's server
-//! CPU per action, PostgreSQL CPU per action or p99 is more than 15% above the first
-//! third's. A third's p99 is the median of its periods' p99s: pooled, one noisy period set
-//! it (on the developers' machine a clean server's per-minute p99 swings by ±25%, and failed
-//! the check once in two runs), where a slowdown that lasts moves the median.
+//! CPU per action or PostgreSQL CPU per action is more than 15% above the first third's, or
+//! its p99 more than 50% above. A third's p99 is the median of its periods' p99s: pooled,
+//! one noisy period set it. The p99's margin is wider because a tail moves more than a
+//! mean: on the developers' 2-core machine a clean server's per-minute p99 read 15.8–42.9 ms
+//! in one 10-minute run, and its thirds' medians differed by 16%, while CPU per action moved
+//! by under 10%. A slowdown that lasts still shows: it moves the median, and the CPU.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -38,8 +40,12 @@ pub struct SoakOptions {
     pub ladder_pause: Duration,
 }
 
-/// How much worse the last third may be than the first.
+/// How much worse the last third's CPU per action (the server's, PostgreSQL's) may be than
+/// the first's.
 const DRIFT: f64 = 1.15;
+
+/// How much worse the last third's p99 may be than the first's.
+const P99_DRIFT: f64 = 1.5;
 
 /// One period of the soak.
 pub struct Row {
@@ -131,12 +137,12 @@ impl Soak {
         growth > (self.rss_middle / 10).max(16 << 20)
     }
 
-    /// What got more than 15% worse from the first third to the last.
+    /// What got worse than its margin from the first third to the last.
     pub fn drifts(&self) -> Vec<String> {
         let (a, b) = (self.first, self.last);
         let mut worse = Vec::new();
-        let mut check = |what: &str, first: Duration, last: Duration| {
-            if last.as_secs_f64() > DRIFT * first.as_secs_f64() {
+        let mut check = |what: &str, first: Duration, last: Duration, margin: f64| {
+            if last.as_secs_f64() > margin * first.as_secs_f64() {
                 worse.push(format!(
                     "{what}: {:.0} µs in the first third, {:.0} µs in the last",
                     first.as_secs_f64() * 1e6,
@@ -148,13 +154,15 @@ impl Soak {
             "server CPU per action",
             a.server_cpu_per_action,
             b.server_cpu_per_action,
+            DRIFT,
         );
         check(
             "PostgreSQL CPU per action",
             a.postgres_cpu_per_action,
             b.postgres_cpu_per_action,
+            DRIFT,
         );
-        check("load p99", a.p99, b.p99);
+        check("load p99", a.p99, b.p99, P99_DRIFT);
         worse
     }
 }
@@ -393,9 +401,15 @@ impl std::fmt::Display for Soak {
         }
         let drifts = self.drifts();
         if drifts.is_empty() {
-            writeln!(f, "Last third within 15% of the first: yes.")?;
+            writeln!(
+                f,
+                "Last third within its margins of the first (CPU 15%, p99 50%): yes."
+            )?;
         } else {
-            writeln!(f, "Worse by more than 15% in the last third:")?;
+            writeln!(
+                f,
+                "Worse in the last third than its margin (CPU 15%, p99 50%):"
+            )?;
             for d in &drifts {
                 writeln!(f, "- {d}")?;
             }
@@ -436,16 +450,17 @@ mod tests {
         Soak::of(p99s.iter().map(|&ms| period(ms)).collect(), 0, Vec::new())
     }
 
-    /// Per-period p99s in no trend, as a clean server's swing on the developers' machine,
-    /// with one slow period in the last third: pooled, that third's p99 would be the slow
-    /// period's, 1.5× the first's. A slowdown that lasts is still caught.
+    /// A clean run's per-minute p99s on the developers' machine (ms, rounded): a slow minute
+    /// in the middle, and the last third's median 16% above the first's (19% rounded). Pooled, or
+    /// at the CPU's 15%, that failed. A p99 that doubles is still caught.
     #[test]
-    fn a_noisy_period_is_not_a_drift_but_a_slowdown_that_lasts_is() {
-        let noisy = soak(&[13, 14, 14, 12, 16, 19, 15, 21, 14, 13]);
-        assert_eq!(noisy.first.p99, Duration::from_millis(14));
+    fn a_noisy_tail_is_not_a_drift_but_a_slowdown_that_lasts_is() {
+        let noisy = soak(&[18, 16, 16, 20, 19, 43, 27, 16, 19, 26]);
+        assert_eq!(noisy.first.p99, Duration::from_millis(16));
+        assert_eq!(noisy.last.p99, Duration::from_millis(19));
         assert!(noisy.drifts().is_empty(), "{:?}", noisy.drifts());
-        let slower = soak(&[13, 14, 14, 15, 16, 17, 18, 18, 17, 19]);
-        assert_eq!(slower.last.p99, Duration::from_millis(18));
+        let slower = soak(&[13, 14, 14, 15, 18, 21, 24, 28, 26, 30]);
+        assert_eq!(slower.last.p99, Duration::from_millis(28));
         let drifts = slower.drifts();
         assert!(
             drifts.len() == 1 && drifts[0].starts_with("load p99"),

@@ -74,6 +74,7 @@ impl Batch {
 /// What [`StepLog::replay`] added: a batch per action applied, and the error that stopped it
 /// short, if one did.
 #[derive(Debug)]
+#[must_use = "a replay can stop short: its batches are to be sent, its error seen"]
 pub struct Replayed {
     pub batches: Vec<Arc<Batch>>,
     pub stopped: Option<StoreError>,
