@@ -400,16 +400,18 @@ impl std::fmt::Display for Soak {
             )?;
         }
         let drifts = self.drifts();
+        let margins = format!(
+            "CPU {:.0}%, p99 {:.0}%",
+            (DRIFT - 1.0) * 100.0,
+            (P99_DRIFT - 1.0) * 100.0
+        );
         if drifts.is_empty() {
             writeln!(
                 f,
-                "Last third within its margins of the first (CPU 15%, p99 50%): yes."
+                "Last third within its margins of the first ({margins}): yes."
             )?;
         } else {
-            writeln!(
-                f,
-                "Worse in the last third than its margin (CPU 15%, p99 50%):"
-            )?;
+            writeln!(f, "Worse in the last third than its margin ({margins}):")?;
             for d in &drifts {
                 writeln!(f, "- {d}")?;
             }
