@@ -89,6 +89,11 @@ pub async fn serve(
     stop.closed().await;
 }
 
+/// How many times a connection's turn polls its streams through `FuturesUnordered`'s yields
+/// (see [`serve_one`]): enough for a turn's messages, few enough that a connection whose
+/// streams always have more to send still reads its socket every turn.
+const ROUNDS: usize = 4;
+
 /// Serves one connection: its HTTP/1.1 or HTTP/2 protocol and every call on it, on the
 /// caller's task, until the client leaves or, after a stop, its calls are done.
 async fn serve_one<I>(
@@ -124,10 +129,18 @@ async fn serve_one<I>(
     // A stop, or the server gone (its sender dropped): either way the calls finish.
     let mut stop = pin!(stopping.changed());
     let (mut open, mut told) = (true, false);
-    // Until every stream waits: the streams' wakers wake this task.
+    // Until every stream waits: the streams' wakers wake this task. `FuturesUnordered`
+    // also returns `Pending` when two of its futures woke themselves while polled, or
+    // after it polled each once, and leaves the rest for the task's next turn. h2 wakes a
+    // stream that sent a message as it gives it room for the next, so an action's updates
+    // to four seats and its answer came out over two turns, each one write to the socket.
+    // Polling again a few times gathers a turn's messages; [`ROUNDS`] bounds how long a
+    // connection's streams keep its reads waiting.
     let run = |streams: &mut FuturesUnordered<_>, cx: &mut std::task::Context<'_>| {
         streams.extend(local.take());
-        while let Poll::Ready(Some(())) = streams.poll_next_unpin(cx) {}
+        for _ in 0..ROUNDS {
+            while let Poll::Ready(Some(())) = streams.poll_next_unpin(cx) {}
+        }
     };
     std::future::poll_fn(|cx| {
         local.shared.waker.register(cx.waker());
@@ -459,11 +472,10 @@ mod tests {
         assert_eq!(&first_data(answer).await[..], b"still here");
     }
 
-    /// What one moment makes for a connection's calls leaves in one write: an update on
-    /// each of the streams open already and the answer to a call that waited for it, as a
-    /// turn's seat updates and its submitter's answer do.
-    #[tokio::test]
-    async fn what_one_moment_makes_for_a_connections_calls_leaves_in_one_write() {
+    /// How many writes the served end makes once `news` is sent to four open streams and a
+    /// call waiting for it on one connection, as a turn's seat updates and its submitter's
+    /// answer are.
+    async fn writes_of_one_moment(news: bytes::Bytes) -> usize {
         let (moment, _) = tokio::sync::broadcast::channel::<bytes::Bytes>(4);
         let (arrived, mut waiting) = tokio::sync::mpsc::unbounded_channel();
         let (mut calls, writes) = served(news_routes(&moment, arrived)).await;
@@ -480,16 +492,23 @@ mod tests {
         }
         let before = writes.load(std::sync::atomic::Ordering::SeqCst);
 
-        moment.send(bytes::Bytes::from_static(b"the news")).unwrap();
+        moment.send(news.clone()).unwrap();
         for stream in &mut streams {
-            assert_eq!(&stream.data().await.unwrap().unwrap()[..], b"the news");
+            assert_eq!(stream.data().await.unwrap().unwrap(), news);
         }
-        assert_eq!(&first_data(answer).await[..], b"the news");
-        assert_eq!(
-            writes.load(std::sync::atomic::Ordering::SeqCst) - before,
-            1,
-            "the updates and the answer left together"
-        );
+        assert_eq!(first_data(answer).await, news);
+        writes.load(std::sync::atomic::Ordering::SeqCst) - before
+    }
+
+    /// What one moment makes for a connection's calls leaves in one write: small messages,
+    /// and messages of a seat update's size (about 1 KB), for which h2 wakes each stream
+    /// that sent one as it gives it room for the next.
+    #[tokio::test]
+    async fn what_one_moment_makes_for_a_connections_calls_leaves_in_one_write() {
+        let small = writes_of_one_moment(bytes::Bytes::from_static(b"the news")).await;
+        assert_eq!(small, 1, "small messages left together");
+        let update = writes_of_one_moment(bytes::Bytes::from(vec![7u8; 1024])).await;
+        assert_eq!(update, 1, "updates of 1 KB left together");
     }
 
     /// What the connection's executor is given waits for the connection's task, which it
