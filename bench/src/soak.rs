@@ -112,15 +112,18 @@ impl Third {
 }
 
 impl Soak {
-    /// The run's periods (three or more) in thirds.
-    fn of(rows: Vec<Row>, load_games: usize, errors: Vec<String>) -> Soak {
+    /// The run's periods in thirds; fewer than three periods have no thirds to compare.
+    fn of(rows: Vec<Row>, load_games: usize, errors: Vec<String>) -> anyhow::Result<Soak> {
+        if rows.len() < 3 {
+            bail!("the soak needs at least three periods: give a longer duration");
+        }
         let third = rows.len() / 3;
         let median = |rows: &[Row]| {
             let mut rss: Vec<u64> = rows.iter().map(|r| r.rss).collect();
             rss.sort_unstable();
             rss[rss.len() / 2]
         };
-        Soak {
+        Ok(Soak {
             rss_middle: median(&rows[third..rows.len() - third]),
             rss_end: median(&rows[rows.len() - third..]),
             first: Third::of(&rows[..third]),
@@ -128,7 +131,7 @@ impl Soak {
             rows,
             load_games,
             errors,
-        }
+        })
     }
 
     /// Memory that grew by more than 10% (and 16 MiB) from the middle of the run to its end.
@@ -302,11 +305,8 @@ pub async fn run(database_url: &str, options: &SoakOptions) -> anyhow::Result<So
     bots.shutdown().await;
     server.stop().await;
 
-    if rows.len() < 3 {
-        bail!("the soak needs at least three periods: give a longer duration");
-    }
     let errors = errors.lock().unwrap().clone();
-    Ok(Soak::of(rows, load_games, errors))
+    Soak::of(rows, load_games, errors)
 }
 
 /// What the soak reads from the server's `/metrics`.
@@ -449,12 +449,20 @@ mod tests {
     }
 
     fn soak(p99s: &[u64]) -> Soak {
-        Soak::of(p99s.iter().map(|&ms| period(ms)).collect(), 0, Vec::new())
+        Soak::of(p99s.iter().map(|&ms| period(ms)).collect(), 0, Vec::new()).unwrap()
+    }
+
+    /// Two periods have no thirds to compare: an error, not a panic on an empty third.
+    #[test]
+    fn fewer_than_three_periods_are_refused() {
+        assert!(Soak::of(vec![period(10), period(11)], 0, Vec::new()).is_err());
+        assert!(Soak::of(vec![period(10), period(11), period(12)], 0, Vec::new()).is_ok());
     }
 
     /// A clean run's per-minute p99s on the developers' machine (ms, rounded): a slow minute
-    /// in the middle, and the last third's median 16% above the first's (19% rounded). Pooled, or
-    /// at the CPU's 15%, that failed. A p99 that doubles is still caught.
+    /// in the middle, and the last third's median 16% above the first's (19% in these
+    /// rounded figures). Pooled, or at the CPU's 15%, that failed. A p99 that doubles is
+    /// still caught.
     #[test]
     fn a_noisy_tail_is_not_a_drift_but_a_slowdown_that_lasts_is() {
         let noisy = soak(&[18, 16, 16, 20, 19, 43, 27, 16, 19, 26]);
