@@ -1438,6 +1438,27 @@ async fn a_row_its_writer_knows_unchanged_is_left_alone(store: &dyn Store) {
     );
     let loaded = store.load_game(&record.id).await.unwrap().unwrap();
     assert_eq!(loaded.actions.len(), 4);
+    // So is a turn alone of a game the store does not hold, and it leaves no row behind for
+    // a game of that id made later.
+    let absent = game(162, &a.player.id, Visibility::Public);
+    let refused = store
+        .append_action(
+            &absent.id,
+            &later,
+            &Effects {
+                row_unchanged: true,
+                ..effects(GameStatus::Running)
+            },
+        )
+        .await;
+    assert!(refused.is_err(), "written without its game: {refused:?}");
+    store
+        .create_game(&absent, &[], None)
+        .await
+        .unwrap()
+        .unwrap();
+    let made_later = store.load_game(&absent.id).await.unwrap().unwrap();
+    assert!(made_later.actions.is_empty(), "{:?}", made_later.actions);
 }
 
 async fn listing_filters_and_pages(store: &dyn Store) {
