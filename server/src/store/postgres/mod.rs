@@ -80,8 +80,7 @@ pub(in crate::store) const NOTIFY_ACTION: &str = concat!(
 ///
 /// It comes in variants ([`Writing::statement`] picks one), because PostgreSQL pays at every
 /// execution for each table a statement writes, rows or not: each part a group does not need
-/// is left out (and a turn alone that needs neither is written by [`APPEND_ONE`], or by
-/// [`APPEND_ALONE`] on a server without replicas).
+/// is left out (and a turn alone that needs neither is written by [`APPEND_ONE`]).
 /// - `$update`: the games' rows, left out when the writer of every game of the group knows
 ///   its row already holds what it would write (`Append::row_unchanged`): most turns change
 ///   nothing kept there, and the `UPDATE` opens all the table's indexes even for no row.
@@ -173,16 +172,6 @@ pub(in crate::store) const APPEND_ONE: &str = concat!(
     others_live!("$8"),
     ") n ON true"
 );
-
-/// [`APPEND_ONE`] for a server that runs alone (no replica: `me` is None): the action's row,
-/// if its game's row is there. Alone, there is no owner to check and no other replica to
-/// notify, and the game's row needs no lock: the lock fences a takeover, and games are never
-/// deleted. Those parts cost PostgreSQL 0.05–0.07 ms a turn even with nothing to do (the lock
-/// writes a WAL record of its own; `pgbench`, synchronous commit, three alternations).
-/// Returns the game if written.
-pub(in crate::store) const APPEND_ALONE: &str = "INSERT INTO actions \
-     (game_id, seq, player_id, idempotency_key, format, payload, at) \
-     SELECT g.id, $2, $3, $4, $5, $6, $7 FROM games g WHERE g.id = $1 RETURNING game_id";
 
 /// What a group's statement has to write: see `append_group!`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -476,32 +465,25 @@ async fn write_group(
         .collect())
 }
 
-/// One append that changes neither its game's row nor a seat: as replica `me`
-/// ([`APPEND_ONE`]), refused unless it owns the game; alone ([`APPEND_ALONE`]), refused
-/// only if the game is not there.
+/// One append that changes neither its game's row nor a seat ([`APPEND_ONE`]); as replica
+/// `me`, refused unless it owns the game.
 async fn write_one(
     writers: &Writers,
     me: Option<String>,
     append: &Append,
 ) -> Result<Refused, sqlx::Error> {
-    let statement = match me {
-        Some(_) => APPEND_ONE,
-        None => APPEND_ALONE,
-    };
-    let query = sqlx::query_as(statement)
+    let mut writer = writers.take().await?;
+    let written: Result<Option<(String,)>, sqlx::Error> = sqlx::query_as(APPEND_ONE)
         .bind(&append.game_id)
         .bind(append.seq)
         .bind(&append.player_id)
         .bind(&append.idempotency_key)
         .bind(append.format)
         .bind(&append.payload)
-        .bind(append.at);
-    let query = match me {
-        Some(me) => query.bind(me),
-        None => query,
-    };
-    let mut writer = writers.take().await?;
-    let written: Result<Option<(String,)>, sqlx::Error> = query.fetch_optional(&mut writer.0).await;
+        .bind(append.at)
+        .bind(me)
+        .fetch_optional(&mut writer.0)
+        .await;
     writers.give_back(writer, &written);
     Ok(match written? {
         Some(_) => Refused::new(),

@@ -17,7 +17,7 @@ use sqlx::{AssertSqlSafe, Postgres, Row};
 use super::coordination::{
     CLAIM_GAME, CLAIM_ORPHANS, LIVE_REPLICAS, OWNED_GAMES, OWNERSHIP, RELEASE_GAMES, RENEW_LEASE,
 };
-use super::{APPEND_ALONE, APPEND_ONE, FENCE_GAME, PostgresStore, Writing};
+use super::{APPEND_ONE, FENCE_GAME, PostgresStore, Writing};
 use crate::domain::GameStatus;
 use crate::store::group::{Append, Seating};
 use crate::store::sql::{
@@ -195,11 +195,6 @@ fn statements() -> Vec<(&'static str, String, &'static str)> {
             "APPEND_ONE",
             APPEND_ONE,
             "'g500', 5, 'p1', 'k5', 2, '{}', 1, 'r1'",
-        ),
-        (
-            "APPEND_ALONE",
-            APPEND_ALONE,
-            "'g500', 5, 'p1', 'k5', 2, '{}', 1",
         ),
         ("RENEW_LEASE", RENEW_LEASE, "'r1', 5.0"),
         ("RELEASE_GAMES", RELEASE_GAMES, "'r1'"),
