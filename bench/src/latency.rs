@@ -15,6 +15,7 @@ use theboss_client::{Connection, Session};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
+use crate::floor::{FloorServer, Turn};
 use crate::limits::EchoServer;
 use crate::stats::Sample;
 
@@ -41,6 +42,9 @@ pub struct Unloaded {
     pub echo: Sample,
     /// A bare single-row commit on the server's database.
     pub commit: Sample,
+    /// The floor of a turn ([`crate::floor`]): a bare server's commit and four streams'
+    /// updates, the bytes of one of the game's turns.
+    pub floor: Sample,
 }
 
 /// How long the bare commits between two games last: at 0.3–0.4 ms a commit on the
@@ -49,7 +53,8 @@ const COMMITS_BETWEEN_GAMES: Duration = Duration::from_millis(40);
 
 /// [`one_game_at_a_time`] and [`idle_unary`] in turns with their limits: after each game,
 /// as many `GetView`s as it had actions, each followed by a bare call (to a bare server, in
-/// a child process), then bare commits on `database_url` for [`COMMITS_BETWEEN_GAMES`].
+/// a child process), then bare commits on `database_url` for [`COMMITS_BETWEEN_GAMES`],
+/// then as many turns of the floor (in another child process).
 pub async fn unloaded_in_turns(
     url: &str,
     database_url: &str,
@@ -58,8 +63,12 @@ pub async fn unloaded_in_turns(
     let seats = seats(url, "Alone", 4).await?;
     let reader = IdleReader::start(url).await?;
     let mut echo = EchoServer::start().await?;
+    let turn = Turn::record(&seats, 0, crate::floor::RECORDED_TURN).await?;
+    let floor = FloorServer::start(Some(database_url), &turn).await?;
+    let mut floor_table = floor.table("alone").await?;
     let (mut ack, mut streams) = (Vec::new(), Vec::new());
     let (mut views, mut echoes, mut commits) = (Vec::new(), Vec::new(), Vec::new());
+    let mut floors = Vec::new();
     let mut seed = 0;
     while ack.len() < actions {
         seed += 1;
@@ -73,8 +82,16 @@ pub async fn unloaded_in_turns(
             theboss_server::store::probe::bare_commits(database_url, 1, COMMITS_BETWEEN_GAMES)
                 .await?;
         commits.extend(probe.latencies);
+        // Last, so that what a floor's turn leaves to do after its last update (the
+        // connection's flow control, its streams' tasks) falls on the next game's set-up,
+        // not on a measured call.
+        for _ in before..ack.len() {
+            floors.push(floor_table.call().await?);
+        }
     }
     echo.stop().await;
+    floor_table.close().await;
+    floor.stop().await;
     Ok(Unloaded {
         get_view: Sample::new(views),
         game: GameLatency {
@@ -83,6 +100,7 @@ pub async fn unloaded_in_turns(
         },
         echo: Sample::new(echoes),
         commit: Sample::new(commits),
+        floor: Sample::new(floors),
     })
 }
 

@@ -8,6 +8,7 @@
 mod attack;
 mod child;
 mod failover_db;
+mod floor;
 mod history;
 mod house;
 mod instructions;
@@ -96,6 +97,18 @@ enum Command {
     Echo {
         #[arg(long, default_value = "127.0.0.1:0")]
         listen: SocketAddr,
+    },
+    /// Runs the floor of a turn (see `floor.rs`); used by the benchmark itself.
+    #[command(hide = true)]
+    Floor {
+        #[arg(long, default_value = "127.0.0.1:0")]
+        listen: SocketAddr,
+        /// The database each turn commits a row to (none: no commit).
+        #[arg(long)]
+        database_url: Option<String>,
+        /// The turn's messages, as the benchmark saved them.
+        #[arg(long)]
+        turn: std::path::PathBuf,
     },
 }
 
@@ -253,6 +266,17 @@ async fn main() -> anyhow::Result<()> {
                 .init();
             limits::serve_echo(listen).await
         }
+        Some(Command::Floor {
+            listen,
+            database_url,
+            turn,
+        }) => {
+            tracing_subscriber::fmt()
+                .with_writer(std::io::stderr)
+                .with_ansi(false)
+                .init();
+            floor::serve(listen, database_url.as_deref(), &turn).await
+        }
         Some(Command::Soak(args)) => until_signalled(soak(args)).await,
         Some(Command::FailoverDb {
             games,
@@ -321,6 +345,9 @@ async fn database(backend: Backend, args: &RunArgs) -> anyhow::Result<Database> 
         }
     }
 }
+
+/// How long the floor's CPU is counted under load (after a second of warm-up).
+const FLOOR_LOAD: Duration = Duration::from_secs(5);
 
 async fn server(url: &str, extra: &[&str]) -> anyhow::Result<child::Child> {
     child::server(url, extra, Duration::from_secs(600)).await
@@ -416,7 +443,13 @@ async fn run(args: RunArgs) -> anyhow::Result<()> {
                     cpu.between(started, Instant::now()),
                     load.actions,
                 ));
+                let rate = steady.per_second();
                 report.backend(backend).load = Some(load);
+                eprintln!("{backend}: the floor under {} tables…", args.games);
+                let seats = latency::seats(&server.url, "Floor", 4).await?;
+                let turn = floor::Turn::record(&seats, 0, floor::RECORDED_TURN).await?;
+                report.backend(backend).floor_load =
+                    Some(floor::under_load(&turn, args.games, rate, FLOOR_LOAD).await?);
             }
             server.stop().await;
         }

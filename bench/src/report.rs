@@ -41,6 +41,8 @@ pub struct BackendReport {
     pub load_cpu_per_action: Option<Duration>,
     /// The same over the whole of `load`, its cold start and tail included.
     pub load_cpu_whole_run: Option<Duration>,
+    /// The floor of a turn under as many tables as `load` has games, right after it.
+    pub floor_load: Option<crate::floor::FloorLoad>,
     /// The server's resident memory before `load` and at its end (bytes).
     pub load_rss: Option<(u64, u64)>,
     pub restart: Option<Restart>,
@@ -143,6 +145,23 @@ impl fmt::Display for Report {
                 )?;
                 writeln!(
                     f,
+                    "| the floor of a turn: a bare server's commit, four streams' updates and the answer (the bytes of one of the game's turns), p50 / p99 | {backend} | {} | echo + commit in turns with it {} | {} |",
+                    P50P99(&u.floor),
+                    Ms(bound),
+                    ratio(u.floor.p50().as_secs_f64(), bound.as_secs_f64())
+                )?;
+                writeln!(
+                    f,
+                    "| one game alone: `SubmitAction` → every seat's stream, beside the floor, p50 | {backend} | {} | the floor in turns with it {} | {} |",
+                    Ms(u.game.streams.p50()),
+                    Ms(u.floor.p50()),
+                    ratio(
+                        u.game.streams.p50().as_secs_f64(),
+                        u.floor.p50().as_secs_f64()
+                    )
+                )?;
+                writeln!(
+                    f,
                     "| the unloaded figures' limits, in turns with them: bare call / bare commit, p50 | {backend} | {} / {} | – | – |",
                     Ms(echo),
                     Ms(u.commit.p50())
@@ -189,6 +208,28 @@ impl fmt::Display for Report {
                 }
                 if let Some(cpu) = r.load_cpu_per_action {
                     cpu_row(f, ", steady", cpu)?;
+                }
+                if let Some(floor) = &r.floor_load {
+                    let turn = floor.cpu_per_turn;
+                    writeln!(
+                        f,
+                        "| the floor under load ({} tables on one connection, {:.0} turns/s, the game's rate): a bare server's CPU per turn (four streams' updates and the answer, no database) | – | {:.0} µs | a bare unary call {:.0} µs | {} |",
+                        floor.tables,
+                        floor.turns_per_sec,
+                        turn.as_secs_f64() * 1e6,
+                        call.as_secs_f64() * 1e6,
+                        ratio(turn.as_secs_f64(), call.as_secs_f64())
+                    )?;
+                    if let Some(cpu) = r.load_cpu_per_action {
+                        writeln!(
+                            f,
+                            "| {} concurrent games, steady: server CPU per persisted action, beside the floor | {backend} | {:.0} µs | the floor's CPU per turn {:.0} µs | {} |",
+                            load.concurrent,
+                            cpu.as_secs_f64() * 1e6,
+                            turn.as_secs_f64() * 1e6,
+                            ratio(cpu.as_secs_f64(), turn.as_secs_f64())
+                        )?;
+                    }
                 }
                 let per_second = load.per_second();
                 writeln!(

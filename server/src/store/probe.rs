@@ -17,6 +17,13 @@ const CREATE_TABLE_POSTGRES: &str = "CREATE TABLE IF NOT EXISTS probe_commits \
      (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload TEXT NOT NULL, at BIGINT NOT NULL)";
 const INSERT: &str = "INSERT INTO probe_commits (payload, at) VALUES ($1, $2)";
 const DROP_TABLE: &str = "DROP TABLE probe_commits";
+/// The table a [`Committer`] writes: its own, so that it may run beside [`bare_commits`].
+const CREATE_FLOOR_SQLITE: &str = "CREATE TABLE IF NOT EXISTS floor_commits \
+     (id INTEGER PRIMARY KEY AUTOINCREMENT, payload TEXT NOT NULL, at INTEGER NOT NULL)";
+const CREATE_FLOOR_POSTGRES: &str = "CREATE TABLE IF NOT EXISTS floor_commits \
+     (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload TEXT NOT NULL, at BIGINT NOT NULL)";
+const INSERT_FLOOR: &str = "INSERT INTO floor_commits (payload, at) VALUES ($1, $2)";
+const DROP_FLOOR: &str = "DROP TABLE floor_commits";
 /// About the size of a logged turn.
 const PAYLOAD: &str = r#"{"turn":{"seat":1,"turn":{"placement":{"location":{"city":"boston"},"experts":2,"occasionals":0},"card":{"city":"detroit","face":{"money":3}}},"by_timeout":false}}"#;
 
@@ -78,7 +85,77 @@ pub async fn bare_commits(
     }
 }
 
+/// Bare commits one at a time, when asked: what a server that does nothing but persist
+/// each call must pay for it (the benchmark's floor of a turn). The same row as
+/// [`bare_commits`], into a table of its own, on a connection opened with the same settings.
+#[derive(Debug)]
+pub enum Committer {
+    Sqlite(sqlx::SqlitePool),
+    Postgres(sqlx::PgPool),
+}
+
+impl Committer {
+    /// Connects to the database `url` names and creates the table.
+    pub async fn connect(url: &str) -> Result<Committer, StoreError> {
+        Ok(if url.starts_with("sqlite:") {
+            let pool = SqlitePoolOptions::new()
+                .max_connections(1)
+                .test_before_acquire(false)
+                .connect_with(super::sqlite::connect_options(url)?)
+                .await?;
+            sqlx::query(CREATE_FLOOR_SQLITE).execute(&pool).await?;
+            Committer::Sqlite(pool)
+        } else {
+            let pool = PgPoolOptions::new()
+                .max_connections(1)
+                .test_before_acquire(false)
+                .connect(url)
+                .await?;
+            sqlx::query(CREATE_FLOOR_POSTGRES).execute(&pool).await?;
+            Committer::Postgres(pool)
+        })
+    }
+
+    /// Commits one row.
+    pub async fn commit(&self) -> Result<(), StoreError> {
+        match self {
+            Committer::Sqlite(pool) => insert_into(pool, INSERT_FLOOR).await?,
+            Committer::Postgres(pool) => insert_into(pool, INSERT_FLOOR).await?,
+        }
+        Ok(())
+    }
+
+    /// Drops the table.
+    pub async fn close(self) -> Result<(), StoreError> {
+        match self {
+            Committer::Sqlite(pool) => {
+                sqlx::query(DROP_FLOOR).execute(&pool).await?;
+                pool.close().await;
+            }
+            Committer::Postgres(pool) => {
+                sqlx::query(DROP_FLOOR).execute(&pool).await?;
+                pool.close().await;
+            }
+        }
+        Ok(())
+    }
+}
+
 async fn insert_one<DB: sqlx::Database>(pool: &sqlx::Pool<DB>) -> Result<(), sqlx::Error>
+where
+    for<'c> &'c sqlx::Pool<DB>: sqlx::Executor<'c, Database = DB>,
+    for<'q> &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: for<'q> sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'q> <DB as sqlx::Database>::Arguments: sqlx::IntoArguments<DB>,
+{
+    insert_into(pool, INSERT).await
+}
+
+/// One row of [`PAYLOAD`] and the time, by `statement`.
+async fn insert_into<DB: sqlx::Database>(
+    pool: &sqlx::Pool<DB>,
+    statement: &'static str,
+) -> Result<(), sqlx::Error>
 where
     for<'c> &'c sqlx::Pool<DB>: sqlx::Executor<'c, Database = DB>,
     for<'q> &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
@@ -92,7 +169,7 @@ where
             .as_micros(),
     )
     .unwrap_or(i64::MAX);
-    sqlx::query(INSERT)
+    sqlx::query(statement)
         .bind(PAYLOAD)
         .bind(at)
         .execute(pool)
@@ -134,4 +211,44 @@ where
     probe.elapsed = started.elapsed();
     probe.latencies.sort();
     Ok(probe)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn rows(committer: &Committer) -> i64 {
+        const COUNT: &str = "SELECT count(*) FROM floor_commits";
+        match committer {
+            Committer::Sqlite(pool) => sqlx::query_scalar(COUNT).fetch_one(pool).await.unwrap(),
+            Committer::Postgres(pool) => sqlx::query_scalar(COUNT).fetch_one(pool).await.unwrap(),
+        }
+    }
+
+    /// Each commit is one row, and a committer closed leaves no table behind: the next one
+    /// starts from none.
+    async fn commits_a_row_each_and_leaves_nothing(url: &str) {
+        let committer = Committer::connect(url).await.unwrap();
+        for _ in 0..3 {
+            committer.commit().await.unwrap();
+        }
+        assert_eq!(rows(&committer).await, 3);
+        committer.close().await.unwrap();
+        let next = Committer::connect(url).await.unwrap();
+        assert_eq!(rows(&next).await, 0);
+        next.close().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_committer_on_sqlite_commits_a_row_each_and_leaves_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("probe.db").display());
+        commits_a_row_each_and_leaves_nothing(&url).await;
+    }
+
+    #[tokio::test]
+    async fn a_committer_on_postgres_commits_a_row_each_and_leaves_nothing() {
+        let url = crate::testing::fresh_postgres_url().await;
+        commits_a_row_each_and_leaves_nothing(&url).await;
+    }
 }
