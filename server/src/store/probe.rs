@@ -11,19 +11,38 @@ use sqlx::sqlite::SqlitePoolOptions;
 
 use super::StoreError;
 
-const CREATE_TABLE_SQLITE: &str = "CREATE TABLE IF NOT EXISTS probe_commits \
-     (id INTEGER PRIMARY KEY AUTOINCREMENT, payload TEXT NOT NULL, at INTEGER NOT NULL)";
-const CREATE_TABLE_POSTGRES: &str = "CREATE TABLE IF NOT EXISTS probe_commits \
-     (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload TEXT NOT NULL, at BIGINT NOT NULL)";
-const INSERT: &str = "INSERT INTO probe_commits (payload, at) VALUES ($1, $2)";
-const DROP_TABLE: &str = "DROP TABLE probe_commits";
-/// The table a [`Committer`] writes: its own, so that it may run beside [`bare_commits`].
-const CREATE_FLOOR_SQLITE: &str = "CREATE TABLE IF NOT EXISTS floor_commits \
-     (id INTEGER PRIMARY KEY AUTOINCREMENT, payload TEXT NOT NULL, at INTEGER NOT NULL)";
-const CREATE_FLOOR_POSTGRES: &str = "CREATE TABLE IF NOT EXISTS floor_commits \
-     (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload TEXT NOT NULL, at BIGINT NOT NULL)";
-const INSERT_FLOOR: &str = "INSERT INTO floor_commits (payload, at) VALUES ($1, $2)";
-const DROP_FLOOR: &str = "DROP TABLE floor_commits";
+/// A scratch table's statements: created at the start, one row a commit, dropped at the end.
+#[derive(Debug)]
+struct Table {
+    create_sqlite: &'static str,
+    create_postgres: &'static str,
+    insert: &'static str,
+    drop: &'static str,
+}
+
+macro_rules! scratch_table {
+    ($name:literal) => {
+        Table {
+            create_sqlite: concat!(
+                "CREATE TABLE IF NOT EXISTS ",
+                $name,
+                " (id INTEGER PRIMARY KEY AUTOINCREMENT, payload TEXT NOT NULL, at INTEGER NOT NULL)"
+            ),
+            create_postgres: concat!(
+                "CREATE TABLE IF NOT EXISTS ",
+                $name,
+                " (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, payload TEXT NOT NULL, at BIGINT NOT NULL)"
+            ),
+            insert: concat!("INSERT INTO ", $name, " (payload, at) VALUES ($1, $2)"),
+            drop: concat!("DROP TABLE ", $name),
+        }
+    };
+}
+
+/// [`bare_commits`]' table.
+const PROBE: Table = scratch_table!("probe_commits");
+/// A [`Committer`]'s table: its own, so that it may run beside [`bare_commits`].
+const FLOOR: Table = scratch_table!("floor_commits");
 /// About the size of a logged turn.
 const PAYLOAD: &str = r#"{"turn":{"seat":1,"turn":{"placement":{"location":{"city":"boston"},"experts":2,"occasionals":0},"card":{"city":"detroit","face":{"money":3}}},"by_timeout":false}}"#;
 
@@ -50,105 +69,93 @@ pub async fn bare_commits(
     duration: Duration,
 ) -> Result<CommitProbe, StoreError> {
     let clients = clients.max(1);
-    if url.starts_with("sqlite:") {
-        let pool = SqlitePoolOptions::new()
-            .max_connections(u32::try_from(clients).unwrap_or(u32::MAX))
-            // As the stores' pools: a bare commit is one round trip, no ping before it.
-            .test_before_acquire(false)
-            .connect_with(super::sqlite::connect_options(url)?)
-            .await?;
-        sqlx::query(CREATE_TABLE_SQLITE).execute(&pool).await?;
-        let shared = pool.clone();
-        let probe = measure(clients, duration, move || {
-            let pool = shared.clone();
-            async move { insert_one(&pool).await }
-        })
-        .await?;
-        sqlx::query(DROP_TABLE).execute(&pool).await?;
-        Ok(probe)
-    } else {
-        let pool = PgPoolOptions::new()
-            .max_connections(u32::try_from(clients).unwrap_or(u32::MAX))
-            // As the stores' pools: a bare commit is one round trip, no ping before it.
-            .test_before_acquire(false)
-            .connect(url)
-            .await?;
-        sqlx::query(CREATE_TABLE_POSTGRES).execute(&pool).await?;
-        let shared = pool.clone();
-        let probe = measure(clients, duration, move || {
-            let pool = shared.clone();
-            async move { insert_one(&pool).await }
-        })
-        .await?;
-        sqlx::query(DROP_TABLE).execute(&pool).await?;
-        Ok(probe)
+    let committer = Arc::new(Committer::open(url, clients, &PROBE).await?);
+    let shared = committer.clone();
+    let probe = measure(clients, duration, move || {
+        let committer = shared.clone();
+        async move { committer.commit().await }
+    })
+    .await?;
+    match Arc::try_unwrap(committer) {
+        Ok(committer) => committer.close().await?,
+        Err(_) => return Err(StoreError::Corrupt("a probe's commit outlived it".into())),
     }
+    Ok(probe)
 }
 
-/// Bare commits one at a time, when asked: what a server that does nothing but persist
-/// each call must pay for it (the benchmark's floor of a turn). The same row as
-/// [`bare_commits`], into a table of its own, on a connection opened with the same settings.
+/// Bare commits when asked, from a pool of connections opened as the stores' are: what a
+/// server that does nothing but persist each call pays for it (the benchmark's floor of a
+/// turn), and the probe's commits.
 #[derive(Debug)]
-pub enum Committer {
+pub struct Committer {
+    pool: Pool,
+    table: &'static Table,
+}
+
+#[derive(Debug)]
+enum Pool {
     Sqlite(sqlx::SqlitePool),
     Postgres(sqlx::PgPool),
 }
 
 impl Committer {
-    /// Connects to the database `url` names and creates the table.
+    /// One connection to the database `url` names, committing into a table of its own.
     pub async fn connect(url: &str) -> Result<Committer, StoreError> {
-        Ok(if url.starts_with("sqlite:") {
+        Committer::open(url, 1, &FLOOR).await
+    }
+
+    /// `connections` connections to the database `url` names; creates `table`. SQLite is
+    /// opened as the store opens it (WAL, synchronous commits).
+    async fn open(
+        url: &str,
+        connections: usize,
+        table: &'static Table,
+    ) -> Result<Committer, StoreError> {
+        let connections = u32::try_from(connections).unwrap_or(u32::MAX);
+        let pool = if url.starts_with("sqlite:") {
             let pool = SqlitePoolOptions::new()
-                .max_connections(1)
+                .max_connections(connections)
+                // As the stores' pools: a bare commit is one round trip, no ping before it.
                 .test_before_acquire(false)
                 .connect_with(super::sqlite::connect_options(url)?)
                 .await?;
-            sqlx::query(CREATE_FLOOR_SQLITE).execute(&pool).await?;
-            Committer::Sqlite(pool)
+            sqlx::query(table.create_sqlite).execute(&pool).await?;
+            Pool::Sqlite(pool)
         } else {
             let pool = PgPoolOptions::new()
-                .max_connections(1)
+                .max_connections(connections)
                 .test_before_acquire(false)
                 .connect(url)
                 .await?;
-            sqlx::query(CREATE_FLOOR_POSTGRES).execute(&pool).await?;
-            Committer::Postgres(pool)
-        })
+            sqlx::query(table.create_postgres).execute(&pool).await?;
+            Pool::Postgres(pool)
+        };
+        Ok(Committer { pool, table })
     }
 
     /// Commits one row.
     pub async fn commit(&self) -> Result<(), StoreError> {
-        match self {
-            Committer::Sqlite(pool) => insert_into(pool, INSERT_FLOOR).await?,
-            Committer::Postgres(pool) => insert_into(pool, INSERT_FLOOR).await?,
+        match &self.pool {
+            Pool::Sqlite(pool) => insert_into(pool, self.table.insert).await?,
+            Pool::Postgres(pool) => insert_into(pool, self.table.insert).await?,
         }
         Ok(())
     }
 
-    /// Drops the table.
+    /// Drops the table and closes the connections.
     pub async fn close(self) -> Result<(), StoreError> {
-        match self {
-            Committer::Sqlite(pool) => {
-                sqlx::query(DROP_FLOOR).execute(&pool).await?;
+        match self.pool {
+            Pool::Sqlite(pool) => {
+                sqlx::query(self.table.drop).execute(&pool).await?;
                 pool.close().await;
             }
-            Committer::Postgres(pool) => {
-                sqlx::query(DROP_FLOOR).execute(&pool).await?;
+            Pool::Postgres(pool) => {
+                sqlx::query(self.table.drop).execute(&pool).await?;
                 pool.close().await;
             }
         }
         Ok(())
     }
-}
-
-async fn insert_one<DB: sqlx::Database>(pool: &sqlx::Pool<DB>) -> Result<(), sqlx::Error>
-where
-    for<'c> &'c sqlx::Pool<DB>: sqlx::Executor<'c, Database = DB>,
-    for<'q> &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    i64: for<'q> sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    for<'q> <DB as sqlx::Database>::Arguments: sqlx::IntoArguments<DB>,
-{
-    insert_into(pool, INSERT).await
 }
 
 /// One row of [`PAYLOAD`] and the time, by `statement`.
@@ -185,7 +192,7 @@ async fn measure<F, Fut>(
 ) -> Result<CommitProbe, StoreError>
 where
     F: Fn() -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<(), sqlx::Error>> + Send + 'static,
+    Fut: Future<Output = Result<(), StoreError>> + Send + 'static,
 {
     let started = Instant::now();
     let deadline = started + duration;
@@ -200,7 +207,7 @@ where
                 commit().await?;
                 latencies.push(t.elapsed());
             }
-            Ok::<_, sqlx::Error>(latencies)
+            Ok::<_, StoreError>(latencies)
         });
     }
     let mut probe = CommitProbe::default();
@@ -219,9 +226,9 @@ mod tests {
 
     async fn rows(committer: &Committer) -> i64 {
         const COUNT: &str = "SELECT count(*) FROM floor_commits";
-        match committer {
-            Committer::Sqlite(pool) => sqlx::query_scalar(COUNT).fetch_one(pool).await.unwrap(),
-            Committer::Postgres(pool) => sqlx::query_scalar(COUNT).fetch_one(pool).await.unwrap(),
+        match &committer.pool {
+            Pool::Sqlite(pool) => sqlx::query_scalar(COUNT).fetch_one(pool).await.unwrap(),
+            Pool::Postgres(pool) => sqlx::query_scalar(COUNT).fetch_one(pool).await.unwrap(),
         }
     }
 
