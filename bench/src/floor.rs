@@ -38,7 +38,7 @@ use tokio_stream::Stream;
 use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
 
-use crate::child;
+use crate::{child, latency};
 
 /// The seats of the games the floor stands in for.
 const SEATS: usize = 4;
@@ -62,23 +62,10 @@ impl Turn {
         if seats.len() != SEATS {
             bail!("the floor stands in for games of {SEATS} seats");
         }
-        let settings = v1::GameSettings {
-            players: SEATS as u32,
-            visibility: v1::Visibility::Unlisted as i32,
-            ..Default::default()
-        };
-        let game_id = seats[0].create_game(settings, Some(seed)).await?;
-        for (i, s) in seats.iter().enumerate() {
-            s.join(&game_id, Some(i as u32)).await?;
-        }
-        let request = v1::WatchGameRequest {
-            game_id: game_id.clone(),
-            after_seq: None,
-            update_views: v1::UpdateViews::ActionComplete as i32,
-        };
+        let game_id = latency::seated_game(seats, seed).await?;
         let mut streams = Vec::new();
         for s in seats {
-            streams.push(s.watch(request.clone()).await?);
+            streams.push(s.watch(latency::watch_request(&game_id)).await?);
         }
         // Each seat's view, from its snapshot and then from its updates.
         let mut views = Vec::new();
@@ -130,39 +117,28 @@ impl Turn {
         })
     }
 
-    /// Writes the turn to `path`: the seats' updates, then the answer, length-delimited.
+    /// Writes the turn to `path`: the seats' updates, then the answer's, each as its length
+    /// and its bytes.
     fn save(&self, path: &Path) -> anyhow::Result<()> {
-        let mut bytes = Vec::new();
-        for update in &self.updates {
-            v1::GameUpdate::decode(update.clone())?.encode_length_delimited(&mut bytes)?;
+        let mut file = Vec::new();
+        for bytes in self.updates.iter().chain(&self.answer) {
+            prost::encoding::encode_varint(bytes.len() as u64, &mut file);
+            file.extend_from_slice(bytes);
         }
-        v1::SubmitActionResponse {
-            updates: self
-                .answer
-                .iter()
-                .map(|u| v1::GameUpdate::decode(u.clone()))
-                .collect::<Result<_, _>>()?,
-            seq: 0,
-        }
-        .encode_length_delimited(&mut bytes)?;
-        std::fs::write(path, bytes).context("write the floor's turn")
+        std::fs::write(path, file).context("write the floor's turn")
     }
 
     /// Reads what [`Turn::save`] wrote.
     fn load(path: &Path) -> anyhow::Result<Turn> {
-        let bytes = std::fs::read(path).context("read the floor's turn")?;
-        let mut buf = &bytes[..];
+        let mut file = Bytes::from(std::fs::read(path).context("read the floor's turn")?);
         let mut updates = Vec::new();
-        for _ in 0..SEATS {
-            updates.push(Bytes::from(
-                v1::GameUpdate::decode_length_delimited(&mut buf)?.encode_to_vec(),
-            ));
+        while !file.is_empty() {
+            let len = usize::try_from(prost::encoding::decode_varint(&mut file)?)?;
+            anyhow::ensure!(len <= file.len(), "the floor's turn is cut short");
+            updates.push(file.split_to(len));
         }
-        let answer = v1::SubmitActionResponse::decode_length_delimited(&mut buf)?
-            .updates
-            .iter()
-            .map(|u| Bytes::from(u.encode_to_vec()))
-            .collect();
+        anyhow::ensure!(updates.len() > SEATS, "the floor's turn lacks its answer");
+        let answer = updates.split_off(SEATS);
         Ok(Turn { updates, answer })
     }
 }
@@ -327,7 +303,8 @@ fn seat_updates(turns: broadcast::Receiver<()>, update: Bytes) -> Updates {
 }
 
 /// Serves the floor on `listen` with the turn saved at `turn`, committing a row a turn to
-/// the database at `database_url` if given, until SIGINT. Logs `addr=` like the game server.
+/// the database at `database_url` if given, until SIGTERM or SIGINT; then drops its table.
+/// Logs `addr=` like the game server.
 pub async fn serve(
     listen: std::net::SocketAddr,
     database_url: Option<&str>,
@@ -371,8 +348,17 @@ pub async fn serve(
         ),
         tower::util::BoxCloneSyncService::new(routes),
         settings,
-        async {
-            let _ = tokio::signal::ctrl_c().await;
+        {
+            let floor = floor.clone();
+            async move {
+                theboss_server::shutdown::signal().await;
+                // Streams never end by themselves: their senders go, so that draining ends.
+                floor
+                    .tables
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clear();
+            }
         },
     )
     .await;
@@ -384,6 +370,7 @@ pub async fn serve(
         Ok(_) => {}
         Err(_) => tracing::warn!("the floor's table is left to its schema"),
     }
+    tracing::info!("stopped");
     Ok(())
 }
 
