@@ -38,7 +38,7 @@ use tokio_stream::Stream;
 use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
 
-use crate::{child, latency};
+use crate::{child, seating};
 
 /// The seats of the games the floor stands in for.
 const SEATS: usize = 4;
@@ -62,10 +62,10 @@ impl Turn {
         if seats.len() != SEATS {
             bail!("the floor stands in for games of {SEATS} seats");
         }
-        let game_id = latency::seated_game(seats, seed).await?;
+        let game_id = seating::seated_game(seats, seed).await?;
         let mut streams = Vec::new();
         for s in seats {
-            streams.push(s.watch(latency::watch_request(&game_id)).await?);
+            streams.push(s.watch(seating::watch_request(&game_id)).await?);
         }
         // Each seat's view, from its snapshot and then from its updates.
         let mut views = Vec::new();

@@ -17,6 +17,7 @@ use tokio::task::JoinSet;
 
 use crate::floor::{FloorServer, Turn};
 use crate::limits::EchoServer;
+use crate::seating;
 use crate::stats::Sample;
 
 pub struct GameLatency {
@@ -133,29 +134,6 @@ pub async fn play_measured(
     })
 }
 
-/// A new unlisted game of `seed` with `seats` in it, in order: its id.
-pub async fn seated_game(seats: &[Session], seed: u64) -> anyhow::Result<String> {
-    let settings = v1::GameSettings {
-        players: seats.len() as u32,
-        visibility: v1::Visibility::Unlisted as i32,
-        ..Default::default()
-    };
-    let game_id = seats[0].create_game(settings, Some(seed)).await?;
-    for (i, s) in seats.iter().enumerate() {
-        s.join(&game_id, Some(i as u32)).await?;
-    }
-    Ok(game_id)
-}
-
-/// A seat's stream of `game_id` from its snapshot, each action's view on its last update.
-pub fn watch_request(game_id: &str) -> v1::WatchGameRequest {
-    v1::WatchGameRequest {
-        game_id: game_id.to_string(),
-        after_seq: None,
-        update_views: v1::UpdateViews::ActionComplete as i32,
-    }
-}
-
 /// Plays one game of `seats` to its end, one action at a time (one every `pace` at most, if
 /// given: an offered load), timing each action's answer and its arrival on every stream.
 pub async fn play_one(
@@ -166,7 +144,7 @@ pub async fn play_one(
     current: Option<&tokio::sync::watch::Sender<String>>,
     pace: Option<Duration>,
 ) -> anyhow::Result<()> {
-    let game_id = seated_game(seats, seed).await?;
+    let game_id = seating::seated_game(seats, seed).await?;
     if let Some(current) = current {
         current.send_replace(game_id.clone());
     }
@@ -174,7 +152,7 @@ pub async fn play_one(
     let (tx, mut rx) = mpsc::unbounded_channel::<(usize, v1::GameView, Instant)>();
     let mut watchers = JoinSet::new();
     for (i, s) in seats.iter().enumerate() {
-        let mut stream = s.watch(watch_request(&game_id)).await?;
+        let mut stream = s.watch(seating::watch_request(&game_id)).await?;
         let tx = tx.clone();
         watchers.spawn(async move {
             while let Ok(Some(message)) = stream.message().await {

@@ -17,6 +17,7 @@ mod limits;
 mod replicas;
 mod report;
 mod restart;
+mod seating;
 mod soak;
 mod stats;
 mod streams;
