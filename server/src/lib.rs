@@ -17,6 +17,7 @@ pub mod auth;
 pub mod config;
 pub mod domain;
 pub mod error;
+pub mod finishing;
 pub mod game_error;
 pub mod game_stream;
 pub mod games;

@@ -1,18 +1,21 @@
 //! The actor's mailbox as its callers see it: a [`GameHandle`] turns each call into a
 //! [`Command`] and waits for the actor's answer, and the values the answers carry. The actor
 //! task (`actor`) takes the commands one at a time. Reading the game's last step is
-//! mostly no command: the actor publishes each step, and a handle reads it there.
+//! mostly no command: the actor publishes each step, and a handle reads it there. A seat's
+//! turn is no command either: the handle takes the actor's state and plays it on the
+//! caller's task ([`GameHandle::submit`]).
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
 
 use theboss_engine::{Seat, Turn};
-use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio::sync::{Mutex, Notify, broadcast, mpsc, oneshot, watch};
 use tokio::time::Instant;
 
-use super::Role;
 use super::steps::{Backlog, Batch, History};
+use super::{Actor, Role};
 use crate::domain::{GameInfo, PlayerInfo};
+use crate::finishing::Finishing;
 use crate::game_error::GameError;
 use crate::store::{PlayerCaps, StoredAction};
 
@@ -56,10 +59,6 @@ pub(super) enum Command {
     Leave {
         player_id: String,
         reply: oneshot::Sender<Result<(), GameError>>,
-    },
-    Submit {
-        submit: Submit,
-        reply: oneshot::Sender<Result<Committed, GameError>>,
     },
     Latest {
         reply: oneshot::Sender<Arc<Batch>>,
@@ -105,6 +104,11 @@ pub struct GameHandle {
     /// Where the actor sends each step, to subscribe without asking it. Weak: the channel
     /// closes when the actor stops, which tells its watchers the game was unloaded.
     pub(super) updates: broadcast::WeakSender<Arc<Batch>>,
+    /// The actor's state, where a turn is played on its caller's task. Weak: the actor's
+    /// task holds it, and it goes with the task.
+    pub(super) actor: Weak<Mutex<Actor>>,
+    /// Wakes the actor's task when a turn played here changed what it waits for.
+    pub(super) kick: Arc<Notify>,
 }
 
 impl GameHandle {
@@ -187,12 +191,31 @@ impl GameHandle {
             .await?
     }
 
+    /// Plays a seat's turn on the caller's task, one at a time with the actor's commands
+    /// (see `actor`): answered once the action is committed and broadcast. A caller that
+    /// goes away midway leaves the turn to finish on a task of its own, as the actor's own
+    /// task would have: an action being written is committed, logged and told to the
+    /// watchers all the same.
     pub async fn submit(&self, submit: Submit) -> Result<Committed, GameError> {
         let asked = Instant::now();
-        let committed = self
-            .ask(|reply| Command::Submit { submit, reply })
-            .await??;
-        // The actor answers right after it broadcast the action.
+        let actor = self.actor.upgrade().ok_or(GameError::Unavailable)?;
+        self.reads.fetch_add(1, Ordering::Relaxed);
+        let kick = self.kick.clone();
+        let committed = Finishing::new(async move {
+            let mut actor = actor.lock_owned().await;
+            if actor.stopped {
+                // The game unloaded meanwhile: the caller loads it again.
+                return Err(GameError::Unavailable);
+            }
+            let committed = actor.submit(submit).await;
+            let look = actor.outgrew_plan();
+            drop(actor);
+            if look {
+                kick.notify_one();
+            }
+            committed
+        })
+        .await?;
         crate::metrics::action_broadcast(asked.elapsed());
         Ok(committed)
     }

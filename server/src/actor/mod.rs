@@ -9,6 +9,15 @@
 //! play then is the table's choice: `table`). The owner also plays the table's house bots
 //! (`house`): their thinking runs off this task, and their turns come back to it.
 //! [`steps`] keeps the log and rebuilds past tables; [`commit`] writes an action.
+//!
+//! A seat's turn, the one call made at every step of every game, is not a command: its caller
+//! takes the actor's state for the time of the turn and plays it on its own task (`handle`),
+//! so that a turn costs no hand-over to the actor's task and back (two wake-ups, often of the
+//! runtime's other worker). The state is behind an async lock that the task takes for each
+//! command and timer, so a turn and a command still happen one at a time. The task looks at
+//! the game again after such a turn only when the turn changed what it waits for (a clock
+//! that starts or comes sooner, a house bot or a forfeited seat to play, a new status): its
+//! [`Plan`].
 
 mod commit;
 #[cfg(test)]
@@ -23,7 +32,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use theboss_engine::{Seat, Turn};
-use tokio::sync::{broadcast, mpsc, watch};
+use tokio::sync::{Mutex, Notify, broadcast, mpsc, watch};
 use tokio::time::Instant;
 use tracing::Instrument;
 
@@ -141,8 +150,23 @@ struct Actor {
     row: Option<commit::WrittenRow>,
     /// Where the last step is published for readers (`GameHandle::latest`).
     latest: watch::Sender<Arc<steps::Batch>>,
-    /// How many reads of it readers made: a game read is not idle.
+    /// How many reads of it readers made, and turns its players played: a game read or
+    /// played is not idle.
     reads: Arc<AtomicU64>,
+    /// What the task's wake-ups were last planned from.
+    plan: Plan,
+    /// The task stopped (the game unloads): a turn is no longer played here.
+    stopped: bool,
+}
+
+/// What the actor's task last planned its wake-ups from: the game's status and its clock's
+/// deadline (micros) then. A turn played on its caller's task wakes the task only if the game
+/// no longer fits it ([`Actor::outgrew_plan`]); a deadline that moved later is found when the
+/// earlier one fires ([`Actor::clock_expired`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Plan {
+    status: GameStatus,
+    deadline: Option<i64>,
 }
 
 /// Rebuilds a game from the store's record and log, and starts its actor in `role`.
@@ -178,11 +202,17 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
         row: None,
         latest,
         reads: reads.clone(),
+        plan: Plan::default(),
+        stopped: false,
     };
     let (tx, rx) = mpsc::channel(64);
     // A root span: the actor outlives the call that happened to start it.
     let span = tracing::info_span!(parent: None, "game", game = %actor.record.id);
-    tokio::spawn(actor.run(rx).instrument(span));
+    // The task holds the state; handles only reach it while the task runs.
+    let actor = Arc::new(Mutex::new(actor));
+    let shared = Arc::downgrade(&actor);
+    let kick = Arc::new(Notify::new());
+    tokio::spawn(run(actor, rx, kick.clone()).instrument(span));
     Ok(GameHandle {
         tx,
         role: watching_role,
@@ -190,6 +220,8 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
         latest: reading,
         reads,
         updates: subscribing,
+        actor: shared,
+        kick,
     })
 }
 
@@ -239,78 +271,18 @@ impl Actor {
             .then(|| self.record.created_at.saturating_add(ttl))
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
-        tracing::debug!(seq = self.log.seq(), role = ?*self.role.borrow(), "game loaded");
-        crate::metrics::game_actors(1.0);
-        if self.owner() {
-            crate::metrics::games_owned(1.0);
-        }
-        let mut idle_since = Instant::now();
-        let mut reads = self.reads.load(Ordering::Relaxed);
-        let (house_tx, mut house_rx) = mpsc::channel(1);
-        loop {
-            let owner = self.owner();
-            if owner {
-                // Seats that forfeited are played for at once; so is a game nobody plays.
-                self.play_forced().await;
-                self.ask_house_bot(&house_tx);
-            }
-            let latest = self.log.latest().clone();
-            let deadline = latest.deadline.filter(|_| owner).map(instant_of);
-            let expiry = self.expires_at().filter(|_| owner).map(instant_of);
-            // A game nobody plays now (finished, run by another replica, or waiting for
-            // players), or a running game without a clock and with no house bot thinking, is
-            // let go when nobody watches it or acts in it for a while: nothing happens to it
-            // until a call, which loads it again. While someone watches, look again later:
-            // the last watcher leaving sends no command.
-            let waits_for_a_call = latest.deadline.is_none() && self.thinking.is_none();
-            let idle = latest.state.status != GameStatus::Running || !owner || waits_for_a_call;
-            let unload_after = if latest.state.status.is_over() {
-                self.options.finished_unload
-            } else {
-                self.options.idle_unload
-            };
-            let unload_at = idle.then(|| {
-                if self.updates.receiver_count() == 0 {
-                    idle_since + unload_after
-                } else {
-                    Instant::now() + unload_after
-                }
-            });
-            // A follower with watchers also reads the store now and then, for actions whose
-            // notification was lost.
-            let poll_at =
-                (!owner && !latest.state.status.is_over() && self.updates.receiver_count() > 0)
-                    .then(|| Instant::now() + self.options.follow_poll);
-            tokio::select! {
-                command = rx.recv() => match command {
-                    Some(command) => {
-                        self.handle(command).await;
-                        idle_since = Instant::now();
-                    }
-                    None => break,
-                },
-                Some(turn) = house_rx.recv() => self.play_house_turn(turn).await,
-                () = sleep_until(deadline) => self.clock_expired().await,
-                () = sleep_until(expiry) => {
-                    self.expire().await;
-                }
-                () = sleep_until(poll_at) => self.follow(u64::MAX).await,
-                () = sleep_until(unload_at) => {
-                    let read = self.reads.load(Ordering::Relaxed);
-                    if self.updates.receiver_count() == 0 && read == reads {
-                        break;
-                    }
-                    reads = read;
-                    idle_since = Instant::now();
-                }
-            }
-        }
-        tracing::debug!("game unloaded");
-        crate::metrics::game_actors(-1.0);
-        if self.owner() {
-            crate::metrics::games_owned(-1.0);
-        }
+    /// Whether a turn played on its caller's task changed the game beyond what the task
+    /// planned its wake-ups from: it must look at the game again.
+    pub(super) fn outgrew_plan(&self) -> bool {
+        let latest = self.log.latest();
+        let sooner = match (latest.deadline, self.plan.deadline) {
+            (Some(due), armed) => armed.is_none_or(|armed| due < armed),
+            (None, _) => false,
+        };
+        latest.state.status != self.plan.status
+            || sooner
+            || latest.state.forced_action().is_some()
+            || self.house_bot_due().is_some()
     }
 
     async fn handle(&mut self, command: Command) {
@@ -326,9 +298,6 @@ impl Actor {
             }
             Command::Leave { player_id, reply } => {
                 let _ = reply.send(self.leave(&player_id).await);
-            }
-            Command::Submit { submit, reply } => {
-                let _ = reply.send(self.submit(submit).await);
             }
             Command::Latest { reply } => {
                 let _ = reply.send(self.log.latest().clone());
@@ -507,8 +476,12 @@ impl Actor {
         })
     }
 
-    /// The clock of the seat to move ran out: play its default turn.
-    async fn clock_expired(&mut self) {
+    /// The clock the task set for the seat to move (`armed`) ran out: play its default turn,
+    /// unless a turn played since moved the clock on (the task then sets it again).
+    async fn clock_expired(&mut self, armed: Option<i64>) {
+        if self.log.latest().deadline != armed {
+            return;
+        }
         let Some(action) = self.log.latest().state.timeout_action() else {
             return;
         };
@@ -528,20 +501,17 @@ impl Actor {
     /// If a house bot is to move and nobody thinks for it yet, has it think, off this task:
     /// its turn comes back through `house`. Only the owner plays house bots.
     fn ask_house_bot(&mut self, house: &mpsc::Sender<HouseTurn>) {
+        let Some((seat, kind)) = self.house_bot_due() else {
+            return;
+        };
         let latest = self.log.latest();
         let actions = self.log.actions();
-        let (Some(seat), Some(game)) = (latest.state.to_move(), latest.state.game.as_ref()) else {
+        let (Some(game), Some(player)) = (
+            latest.state.game.as_ref(),
+            latest.state.seats[usize::from(seat)].as_ref(),
+        ) else {
             return;
         };
-        let Some(player) = latest.state.seats[usize::from(seat)].as_ref() else {
-            return;
-        };
-        let Some(kind) = house::kind_of(&player.id) else {
-            return;
-        };
-        if self.thinking == Some(actions) {
-            return;
-        }
         self.thinking = Some(actions);
         let view = house::view_of(game, seat);
         let seed = house::seed_of(&self.record.id, actions as u64);
@@ -564,6 +534,15 @@ impl Actor {
             }
             .in_current_span(),
         );
+    }
+
+    /// The seat of a house bot to move and its strategy, if nobody thinks for it yet.
+    fn house_bot_due(&self) -> Option<(Seat, theboss_bots::StrategyKind)> {
+        let latest = self.log.latest();
+        let seat = latest.state.to_move()?;
+        let player = latest.state.seats[usize::from(seat)].as_ref()?;
+        let kind = house::kind_of(&player.id)?;
+        (self.thinking != Some(self.log.actions())).then_some((seat, kind))
     }
 
     /// Commits a house bot's turn, unless the table moved on meanwhile (its clock ran out, or
@@ -653,6 +632,100 @@ impl Actor {
         // No watchers is fine: they read the log when they subscribe.
         let _ = self.updates.send(batch);
         n
+    }
+}
+
+/// The actor's task: takes its commands, house bots' turns and timers one at a time, each
+/// with the state's lock, until the game unloads.
+async fn run(shared: Arc<Mutex<Actor>>, mut rx: mpsc::Receiver<Command>, kick: Arc<Notify>) {
+    let (options, counted) = {
+        let actor = shared.lock().await;
+        tracing::debug!(seq = actor.log.seq(), role = ?*actor.role.borrow(), "game loaded");
+        crate::metrics::game_actors(1.0);
+        if actor.owner() {
+            crate::metrics::games_owned(1.0);
+        }
+        (actor.options.clone(), actor.reads.clone())
+    };
+    let mut idle_since = Instant::now();
+    let mut reads = counted.load(Ordering::Relaxed);
+    let (house_tx, mut house_rx) = mpsc::channel(1);
+    loop {
+        let mut actor = shared.lock().await;
+        let owner = actor.owner();
+        if owner {
+            // Seats that forfeited are played for at once; so is a game nobody plays.
+            actor.play_forced().await;
+            actor.ask_house_bot(&house_tx);
+        }
+        let latest = actor.log.latest().clone();
+        let armed = latest.deadline.filter(|_| owner);
+        actor.plan = Plan {
+            status: latest.state.status,
+            deadline: armed,
+        };
+        let deadline = armed.map(instant_of);
+        let expiry = actor.expires_at().filter(|_| owner).map(instant_of);
+        // A game nobody plays now (finished, run by another replica, or waiting for
+        // players), or a running game without a clock and with no house bot thinking, is
+        // let go when nobody watches it or acts in it for a while: nothing happens to it
+        // until a call, which loads it again. While someone watches, look again later:
+        // the last watcher leaving sends no command.
+        let waits_for_a_call = latest.deadline.is_none() && actor.thinking.is_none();
+        let idle = latest.state.status != GameStatus::Running || !owner || waits_for_a_call;
+        let unload_after = if latest.state.status.is_over() {
+            options.finished_unload
+        } else {
+            options.idle_unload
+        };
+        let watched = actor.updates.receiver_count() > 0;
+        let unload_at = idle.then(|| {
+            if watched {
+                Instant::now() + unload_after
+            } else {
+                idle_since + unload_after
+            }
+        });
+        // A follower with watchers also reads the store now and then, for actions whose
+        // notification was lost.
+        let poll_at = (!owner && !latest.state.status.is_over() && watched)
+            .then(|| Instant::now() + options.follow_poll);
+        drop(actor);
+        tokio::select! {
+            command = rx.recv() => match command {
+                Some(command) => {
+                    shared.lock().await.handle(command).await;
+                    idle_since = Instant::now();
+                }
+                None => break,
+            },
+            // A turn played on its caller's task changed what this loop waits for.
+            () = kick.notified() => idle_since = Instant::now(),
+            Some(turn) = house_rx.recv() => shared.lock().await.play_house_turn(turn).await,
+            () = sleep_until(deadline) => shared.lock().await.clock_expired(armed).await,
+            () = sleep_until(expiry) => {
+                shared.lock().await.expire().await;
+            }
+            () = sleep_until(poll_at) => shared.lock().await.follow(u64::MAX).await,
+            () = sleep_until(unload_at) => {
+                let read = counted.load(Ordering::Relaxed);
+                let mut actor = shared.lock().await;
+                if actor.updates.receiver_count() == 0 && read == reads {
+                    // Decided with the lock held: no turn is played after it.
+                    actor.stopped = true;
+                    break;
+                }
+                reads = read;
+                idle_since = Instant::now();
+            }
+        }
+    }
+    let mut actor = shared.lock().await;
+    actor.stopped = true;
+    tracing::debug!("game unloaded");
+    crate::metrics::game_actors(-1.0);
+    if actor.owner() {
+        crate::metrics::games_owned(-1.0);
     }
 }
 

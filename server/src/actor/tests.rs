@@ -487,3 +487,124 @@ async fn a_snapshot_is_watched_without_asking_the_actor_and_loses_no_step() {
         assert_eq!(next.seq_after(), committed.batch.seq_after());
     }
 }
+
+/// The next turn of the seat to move in `latest`, as its player asks for it.
+fn next_turn(latest: &Batch, players: &[PlayerInfo]) -> Submit {
+    let seat = latest.state.to_move().unwrap();
+    Submit {
+        player_id: players[usize::from(seat)].id.clone(),
+        expected_seq: latest.seq_after(),
+        idempotency_key: String::new(),
+        turn: latest.state.default_turn(seat).unwrap(),
+    }
+}
+
+/// A turn is played on its caller's task. A caller that goes away while its action is being
+/// written (its call cancelled) leaves the action to the store, which commits it: the actor
+/// reads it back at once, and the game's watchers hear of it without waiting for a call.
+#[tokio::test]
+async fn a_turn_whose_caller_went_away_midway_still_reaches_the_watchers() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let (game, players) = fixtures::two_player_game(store.clone(), ActorOptions::default()).await;
+    fixtures::seat_all(&game, &players).await;
+    let mut watching = game.watch(None).await.unwrap();
+    let latest = game.latest().await.unwrap();
+    {
+        let mut submitting = std::pin::pin!(game.submit(next_turn(&latest, &players)));
+        assert!(
+            futures::poll!(submitting.as_mut()).is_pending(),
+            "the turn's write is in flight"
+        );
+        // Dropped here, with its write sent.
+    }
+    let heard = tokio::time::timeout(Duration::from_secs(10), watching.live.recv())
+        .await
+        .expect("the watchers hear of the action without another call")
+        .unwrap();
+    assert_eq!(heard.seq_before, latest.seq_after());
+    let stored = store.load_game("g").await.unwrap().unwrap();
+    assert_eq!(stored.actions.len(), 3, "two joins and the turn, once");
+    // The game goes on from there.
+    let now = game.latest().await.unwrap();
+    assert_eq!(now.seq_after(), heard.seq_after());
+    game.submit(next_turn(&now, &players)).await.unwrap();
+}
+
+/// The actor's task sets a seat's clock from the game as it last looked at it; turns played
+/// on their callers' tasks since only move the clock later, and do not wake the task. When
+/// the clock it set runs out, a seat that has played since is not played for: the task sets
+/// the clock again. The clock it set for the seat to move now does play it.
+#[tokio::test]
+async fn a_clock_moved_on_by_a_turn_does_not_play_for_the_seat_after() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let (game, players) = fixtures::clocked_two_player_game(store).await;
+    fixtures::seat_all(&game, &players).await;
+    let first = game.latest().await.unwrap();
+    let armed = first
+        .deadline
+        .expect("a clocked game's seat to move has a deadline");
+    let actor = game.actor.upgrade().unwrap();
+    {
+        // The task planned from the game as it started (it takes its lock to do so).
+        let plan = actor.lock().await.plan;
+        assert_eq!(plan.status, GameStatus::Running);
+        assert_eq!(plan.deadline, Some(armed));
+    }
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    let second = game
+        .submit(next_turn(&first, &players))
+        .await
+        .unwrap()
+        .batch;
+    let moved = second.deadline.unwrap();
+    assert!(moved > armed);
+    let mut actor = actor.lock().await;
+    assert!(
+        !actor.outgrew_plan(),
+        "a later clock, the same status, no house bot: the task sleeps on"
+    );
+    actor.plan.deadline = None;
+    assert!(actor.outgrew_plan(), "a clock the task does not know of");
+    actor.plan = Plan {
+        status: GameStatus::Open,
+        deadline: Some(armed),
+    };
+    assert!(actor.outgrew_plan(), "a status the task does not know of");
+    actor.clock_expired(Some(armed)).await;
+    assert_eq!(
+        actor.log.seq(),
+        second.seq_after(),
+        "the old clock plays for nobody"
+    );
+    actor.clock_expired(Some(moved)).await;
+    let timed_out = actor.log.latest();
+    assert!(timed_out.seq_after() > second.seq_after());
+    assert_eq!(timed_out.state.timeouts_in_a_row.iter().sum::<u32>(), 1);
+}
+
+/// A game whose task stopped (unloaded while idle) plays no turn on a caller's task: the
+/// caller is told to load the game again.
+#[tokio::test]
+async fn an_unloaded_game_plays_no_turn() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let options = ActorOptions {
+        idle_unload: Duration::from_millis(50),
+        ..ActorOptions::default()
+    };
+    let (game, players) = fixtures::two_player_game(store.clone(), options).await;
+    fixtures::seat_all(&game, &players).await;
+    let latest = game.latest().await.unwrap();
+    for _ in 0..500 {
+        if game.is_closed() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(game.is_closed(), "an idle game nobody watches unloads");
+    assert!(matches!(
+        game.submit(next_turn(&latest, &players)).await,
+        Err(GameError::Unavailable)
+    ));
+    let stored = store.load_game("g").await.unwrap().unwrap();
+    assert_eq!(stored.actions.len(), 2, "only the joins");
+}

@@ -17,15 +17,14 @@
 
 use std::collections::VecDeque;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll};
 
 use futures::future::BoxFuture;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use tracing::Instrument;
 
 use super::StoreError;
+use crate::finishing::Finishing;
 
 /// One action to append, ready for its columns.
 #[derive(Debug, Clone)]
@@ -145,7 +144,9 @@ impl GroupCommit {
             let group = self.shared.take_group();
             // In a span of its own: the group may hold other games' appends than the caller's.
             let span = tracing::info_span!(parent: None, "group_commit");
-            Leading(Some(Box::pin(
+            // A caller dropped midway (its task cancelled) does not strand the appends it
+            // carries: the write goes on on a task of its own, and each of them is answered.
+            Finishing::new(
                 async move {
                     if !group.0.is_empty() {
                         commit_group(&*lane.shared.write, group).await;
@@ -153,7 +154,7 @@ impl GroupCommit {
                     drop(lane);
                 }
                 .instrument(span),
-            )))
+            )
             .await;
         }
         answer.await.map_err(|_| StoreError::Closed)?
@@ -228,38 +229,6 @@ impl Drop for Lane {
     fn drop(&mut self) {
         drop(self.permit.take());
         self.shared.drain_if_waiting();
-    }
-}
-
-/// A group being written on its caller's task. A caller dropped midway (its task cancelled)
-/// does not strand the appends it carries: the write goes on on a task of its own, and each
-/// of them is answered.
-struct Leading(Option<BoxFuture<'static, ()>>);
-
-impl Future for Leading {
-    type Output = ();
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-        let Some(work) = self.0.as_mut() else {
-            return Poll::Ready(());
-        };
-        let done = work.as_mut().poll(cx);
-        if done.is_ready() {
-            self.0 = None;
-        }
-        done
-    }
-}
-
-impl Drop for Leading {
-    fn drop(&mut self) {
-        // A write that panicked is not resumed (its lane is released all the same).
-        if let Some(work) = self.0.take()
-            && !std::thread::panicking()
-            && let Ok(runtime) = tokio::runtime::Handle::try_current()
-        {
-            runtime.spawn(work);
-        }
     }
 }
 
