@@ -207,6 +207,9 @@ impl GameHandle {
                 // The game unloaded meanwhile: the caller loads it again.
                 return Err(GameError::Unavailable);
             }
+            // As before a command: nothing is decided from a step the server is about to
+            // play on from (a forfeited seat's turn).
+            actor.play_forced_if_owner().await;
             let committed = actor.submit(submit).await;
             let look = actor.outgrew_plan();
             drop(actor);

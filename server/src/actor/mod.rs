@@ -286,6 +286,10 @@ impl Actor {
     }
 
     async fn handle(&mut self, command: Command) {
+        // What the server plays for forfeited seats comes before anything else, a turn played
+        // on its caller's task having left some (its wake-up of this task may come second):
+        // nobody is answered from a step the server is about to play on from.
+        self.play_forced_if_owner().await;
         // A caller that went away does not care about the reply, so send errors are ignored.
         match command {
             Command::Join {
@@ -602,6 +606,13 @@ impl Actor {
                 tokio::time::sleep(Duration::from_secs(1)).await;
                 false
             }
+        }
+    }
+
+    /// [`Self::play_forced`], where this replica runs the game.
+    async fn play_forced_if_owner(&mut self) {
+        if self.owner() {
+            self.play_forced().await;
         }
     }
 

@@ -608,3 +608,34 @@ async fn an_unloaded_game_plays_no_turn() {
     let stored = store.load_game("g").await.unwrap().unwrap();
     assert_eq!(stored.actions.len(), 2, "only the joins");
 }
+
+/// A turn that leaves a forfeited seat to move: the server plays for that seat before anyone
+/// reads the game, as it did when a turn was the task's command. (The turn's wake-up of the
+/// task and a read's command may reach it in either order.)
+#[tokio::test]
+async fn a_read_after_a_turn_that_leaves_a_forfeited_seat_to_move_sees_its_turn_played() {
+    let (store, _dir) = crate::testing::sqlite_store().await;
+    let (game, players) = fixtures::two_player_game(store, ActorOptions::default()).await;
+    fixtures::seat_all(&game, &players).await;
+    let mover = game.latest().await.unwrap().state.to_move().unwrap();
+    let resigned = 1 - mover;
+    game.leave(players[usize::from(resigned)].id.clone())
+        .await
+        .unwrap();
+    let mut turns = 0;
+    loop {
+        let latest = game.latest().await.unwrap();
+        assert!(latest.state.forfeited[usize::from(resigned)]);
+        assert!(
+            latest.state.forced_action().is_none(),
+            "a step read is never one the server is about to play on from"
+        );
+        let Some(seat) = latest.state.to_move() else {
+            break;
+        };
+        assert_eq!(seat, mover);
+        game.submit(next_turn(&latest, &players)).await.unwrap();
+        turns += 1;
+    }
+    assert!(turns >= 3, "the game ran a while: {turns} turns");
+}
