@@ -98,9 +98,9 @@ pub struct GameHandle {
     pub(super) record: Arc<GameInfo>,
     /// The game's last step, published by the actor before it answers for it.
     pub(super) latest: watch::Receiver<Arc<Batch>>,
-    /// Reads of `latest` so far: the actor keeps a game that is read loaded, as it keeps
-    /// one that is played or watched.
-    pub(super) reads: Arc<AtomicU64>,
+    /// Reads of `latest` and turns played so far: the actor keeps a game that is read or
+    /// played loaded, as it keeps one that is watched.
+    pub(super) activity: Arc<AtomicU64>,
     /// Where the actor sends each step, to subscribe without asking it. Weak: the channel
     /// closes when the actor stops, which tells its watchers the game was unloaded.
     pub(super) updates: broadcast::WeakSender<Arc<Batch>>,
@@ -199,7 +199,7 @@ impl GameHandle {
     pub async fn submit(&self, submit: Submit) -> Result<Committed, GameError> {
         let asked = Instant::now();
         let actor = self.actor.upgrade().ok_or(GameError::Unavailable)?;
-        self.reads.fetch_add(1, Ordering::Relaxed);
+        self.activity.fetch_add(1, Ordering::Relaxed);
         let kick = self.kick.clone();
         let committed = Finishing::new(async move {
             let mut actor = actor.lock_owned().await;
@@ -235,7 +235,7 @@ impl GameHandle {
             // The actor stopped (unloaded): the caller loads the game again.
             return Err(GameError::Unavailable);
         }
-        self.reads.fetch_add(1, Ordering::Relaxed);
+        self.activity.fetch_add(1, Ordering::Relaxed);
         let latest = self.latest.borrow().clone();
         if self.role() == Role::Owner && latest.state.forced_action().is_none() {
             return Ok(latest);

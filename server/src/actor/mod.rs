@@ -152,7 +152,7 @@ struct Actor {
     latest: watch::Sender<Arc<steps::Batch>>,
     /// How many reads of it readers made, and turns its players played: a game read or
     /// played is not idle.
-    reads: Arc<AtomicU64>,
+    activity: Arc<AtomicU64>,
     /// What the task's wake-ups were last planned from.
     plan: Plan,
     /// The task stopped (the game unloads): a turn is no longer played here.
@@ -185,7 +185,7 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
     log.replay(actions, |state, at| clock.deadline(state, at))
         .whole()?;
     let (latest, reading) = watch::channel(log.latest().clone());
-    let reads = Arc::new(AtomicU64::new(0));
+    let activity = Arc::new(AtomicU64::new(0));
     let updates = broadcast::channel(options.watch_buffer.max(1)).0;
     let subscribing = updates.downgrade();
     let actor = Actor {
@@ -201,7 +201,7 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
         unsure: false,
         row: None,
         latest,
-        reads: reads.clone(),
+        activity: activity.clone(),
         plan: Plan::default(),
         stopped: false,
     };
@@ -218,7 +218,7 @@ pub fn spawn(stored: StoredGame, context: Context, role: Role) -> Result<GameHan
         role: watching_role,
         record,
         latest: reading,
-        reads,
+        activity,
         updates: subscribing,
         actor: shared,
         kick,
@@ -656,10 +656,10 @@ async fn run(shared: Arc<Mutex<Actor>>, mut rx: mpsc::Receiver<Command>, kick: A
         if actor.owner() {
             crate::metrics::games_owned(1.0);
         }
-        (actor.options.clone(), actor.reads.clone())
+        (actor.options.clone(), actor.activity.clone())
     };
     let mut idle_since = Instant::now();
-    let mut reads = counted.load(Ordering::Relaxed);
+    let mut seen = counted.load(Ordering::Relaxed);
     let (house_tx, mut house_rx) = mpsc::channel(1);
     loop {
         let mut actor = shared.lock().await;
@@ -719,14 +719,14 @@ async fn run(shared: Arc<Mutex<Actor>>, mut rx: mpsc::Receiver<Command>, kick: A
             }
             () = sleep_until(poll_at) => shared.lock().await.follow(u64::MAX).await,
             () = sleep_until(unload_at) => {
-                let read = counted.load(Ordering::Relaxed);
+                let now = counted.load(Ordering::Relaxed);
                 let mut actor = shared.lock().await;
-                if actor.updates.receiver_count() == 0 && read == reads {
+                if actor.updates.receiver_count() == 0 && now == seen {
                     // Decided with the lock held: no turn is played after it.
                     actor.stopped = true;
                     break;
                 }
-                reads = read;
+                seen = now;
                 idle_since = Instant::now();
             }
         }

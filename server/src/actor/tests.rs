@@ -500,8 +500,8 @@ fn next_turn(latest: &Batch, players: &[PlayerInfo]) -> Submit {
 }
 
 /// A turn is played on its caller's task. A caller that goes away while its action is being
-/// written (its call cancelled) leaves the action to the store, which commits it: the actor
-/// reads it back at once, and the game's watchers hear of it without waiting for a call.
+/// written (its call cancelled) leaves the rest of the turn to a task of its own: the action
+/// is committed, logged and told to the game's watchers without waiting for another call.
 #[tokio::test]
 async fn a_turn_whose_caller_went_away_midway_still_reaches_the_watchers() {
     let (store, _dir) = crate::testing::sqlite_store().await;
