@@ -210,7 +210,8 @@ pub async fn run(
         let _ = stop.send(true);
     };
     let limits = &options.limits;
-    let routes = tonic::service::Routes::new(health)
+    let routes = rpc::routes::Routes::default()
+        .add_service(health)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(
@@ -220,8 +221,7 @@ pub async fn run(
         .add_service(
             LadderServiceServer::new(ladder_service)
                 .max_decoding_message_size(crate::limits::fixed::MAX_REQUEST_BYTES),
-        )
-        .prepare();
+        );
     let rpcs = ServiceBuilder::new()
         .layer(net::layer::RequestBodyLayer::new(limits))
         .layer(net::budget::BudgetLayer)

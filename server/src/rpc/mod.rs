@@ -13,6 +13,7 @@
 //! - [`ladder_service`]: `theboss.v1.LadderService` over [`enqueue`] (the `Enqueue` stream),
 //!   [`standings`] (leaderboards and players), [`challenges`] (challenges and the `Offers`
 //!   stream) and [`tournaments`].
+//! - [`routes`]: each call to the service its path names, without a general HTTP router.
 
 mod accounts;
 mod challenges;
@@ -24,6 +25,7 @@ pub mod game_service;
 pub mod ladder_service;
 mod listing;
 mod play;
+pub mod routes;
 mod standings;
 mod tables;
 mod tournaments;
