@@ -5,6 +5,8 @@
 //! define it completely, and [`TableState::apply`] is the only way it changes. This module is
 //! synchronous and does no IO, so the actor, the restore path and tests all share it.
 
+use std::sync::Arc;
+
 use theboss_engine::{Game, LoggedEvent, RuleError, Seat, Turn, Viewer};
 use thiserror::Error;
 
@@ -118,7 +120,10 @@ impl TableError {
 /// failed commit leaves the table as it was; shared read-only with watchers afterwards.
 #[derive(Debug, Clone)]
 pub struct TableState {
-    pub seats: Vec<Option<PlayerInfo>>,
+    /// Who sits where. Shared between the clones: the table is cloned for every action, and
+    /// only a join or a leave changes its seats (their players' ids and names, eight strings
+    /// at four seats, would otherwise be copied each time).
+    pub seats: Arc<Vec<Option<PlayerInfo>>>,
     pub game: Option<Game>,
     pub status: GameStatus,
     /// Turns in a row each seat's clock ran out.
@@ -133,7 +138,7 @@ impl TableState {
     pub fn new(settings: &Settings) -> TableState {
         let n = usize::from(settings.players());
         TableState {
-            seats: vec![None; n],
+            seats: Arc::new(vec![None; n]),
             game: None,
             status: GameStatus::Open,
             timeouts_in_a_row: vec![0; n],
@@ -259,7 +264,7 @@ impl TableState {
         match action {
             Action::Join { seat, player } => {
                 let got = self.seat_for(&player.id, Some(*seat))?;
-                self.seats[usize::from(got)] = Some(player.clone());
+                Arc::make_mut(&mut self.seats)[usize::from(got)] = Some(player.clone());
                 let mut events = vec![TableEvent::Joined {
                     seat: got,
                     player: player.clone(),
@@ -282,8 +287,7 @@ impl TableState {
                 if self.status != GameStatus::Open {
                     return Err(TableError::NotOpen);
                 }
-                let player = self
-                    .seats
+                let player = Arc::make_mut(&mut self.seats)
                     .get_mut(usize::from(*seat))
                     .and_then(Option::take)
                     .ok_or(TableError::NotSeated)?;
@@ -483,6 +487,27 @@ mod tests {
         assert_eq!(table.apply(&record, &turn), Err(TableError::NotRunning));
         assert_eq!(format!("{table:?}"), before);
         table.apply(&record, &Action::Leave { seat: 2 }).unwrap();
+        assert_eq!(table.seat_of("p0"), None);
+    }
+
+    /// The seats are shared between a table and its clones: a join or a leave on a clone (an
+    /// action being tried) must leave the table it was cloned from as it was.
+    #[test]
+    fn seating_a_clone_leaves_the_table_it_was_cloned_from_as_it_was() {
+        let record = record(3);
+        let table = TableState::new(&record.settings);
+        let mut joined = table.clone();
+        let join = Action::Join {
+            seat: 1,
+            player: player(0),
+        };
+        joined.apply(&record, &join).unwrap();
+        assert_eq!(table.seat_of("p0"), None);
+        assert_eq!(joined.seat_of("p0"), Some(1));
+        let mut left = joined.clone();
+        left.apply(&record, &Action::Leave { seat: 1 }).unwrap();
+        assert_eq!(joined.seat_of("p0"), Some(1));
+        assert_eq!(left.seat_of("p0"), None);
         assert_eq!(table.seat_of("p0"), None);
     }
 
