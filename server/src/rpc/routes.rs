@@ -44,6 +44,11 @@ impl std::fmt::Debug for Routes {
 
 impl Routes {
     /// These routes and `service`, under its name.
+    ///
+    /// # Panics
+    ///
+    /// If a service of that name is routed already: the second would never be reached (the
+    /// server is assembled once, at start-up, as axum's router refused overlapping routes).
     pub fn add_service<S>(self, service: S) -> Routes
     where
         S: tower::Service<
@@ -59,6 +64,11 @@ impl Routes {
     {
         // A generated server's `call` clones its shared state anyway; its readiness is
         // always `Ready`, so there is nothing to poll first.
+        assert!(
+            self.services.iter().all(|(name, _)| *name != S::NAME),
+            "{} is routed twice",
+            S::NAME
+        );
         let call: Call = Arc::new(move |request| service.clone().call(request));
         let mut services = self.services.to_vec();
         services.push((S::NAME, call));
@@ -195,6 +205,12 @@ mod tests {
                 "{path}"
             );
         }
+    }
+
+    #[test]
+    #[should_panic(expected = "theboss.v1.GameService is routed twice")]
+    fn a_service_routed_twice_is_refused_at_assembly() {
+        let _ = routes().add_service(Games);
     }
 
     #[tokio::test]
