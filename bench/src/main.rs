@@ -229,37 +229,52 @@ impl RunArgs {
     }
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Serve(config)) => {
-            // Written when told (SIGUSR1: the stream soak sends it once every stream is
-            // open, so that what is live then is what the held streams cost, not what their
-            // calls held while opening), or else when the server stops.
-            #[cfg(feature = "dhat-heap")]
-            let profiler = dhat::Profiler::builder()
-                .file_name(
-                    std::env::var_os("THEBOSS_BENCH_DHAT")
-                        .unwrap_or_else(|| "dhat-heap.json".into()),
-                )
-                .build();
-            theboss_server::logs::init(&config.log).context("--log")?;
-            let serving = theboss_server::serve(&config, theboss_server::shutdown::signal());
-            #[cfg(feature = "dhat-heap")]
-            let serving = async move {
-                use tokio::signal::unix::{SignalKind, signal};
-                let mut told = signal(SignalKind::user_defined1())?;
-                let mut serving = std::pin::pin!(serving);
-                tokio::select! {
-                    served = &mut serving => return Ok(served?),
-                    _ = told.recv() => drop(profiler),
-                }
-                anyhow::Ok(serving.await?)
-            };
-            serving.await?;
-            Ok(())
+        // The game server on the runtime `theboss-server` starts, so that what is measured
+        // is what it serves on; the benchmark and its bare servers on tokio's default.
+        Some(Command::Serve(config)) => theboss_server::runtime::build(config.worker_threads)
+            .context("starting the server's runtime")?
+            .block_on(serve(config)),
+        command => tokio::runtime::Runtime::new()
+            .context("starting the runtime")?
+            .block_on(bench(command, cli.run)),
+    }
+}
+
+/// What `theboss-bench serve` runs: the game server, as `theboss-server` runs it.
+async fn serve(config: Box<theboss_server::Config>) -> anyhow::Result<()> {
+    // Written when told (SIGUSR1: the stream soak sends it once every stream is
+    // open, so that what is live then is what the held streams cost, not what their
+    // calls held while opening), or else when the server stops.
+    #[cfg(feature = "dhat-heap")]
+    let profiler = dhat::Profiler::builder()
+        .file_name(
+            std::env::var_os("THEBOSS_BENCH_DHAT").unwrap_or_else(|| "dhat-heap.json".into()),
+        )
+        .build();
+    theboss_server::logs::init(&config.log).context("--log")?;
+    let serving = theboss_server::serve(&config, theboss_server::shutdown::signal());
+    #[cfg(feature = "dhat-heap")]
+    let serving = async move {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut told = signal(SignalKind::user_defined1())?;
+        let mut serving = std::pin::pin!(serving);
+        tokio::select! {
+            served = &mut serving => return Ok(served?),
+            _ = told.recv() => drop(profiler),
         }
+        anyhow::Ok(serving.await?)
+    };
+    serving.await?;
+    Ok(())
+}
+
+/// Every command but `serve`.
+async fn bench(command: Option<Command>, run_args: RunArgs) -> anyhow::Result<()> {
+    match command {
+        Some(Command::Serve(_)) => anyhow::bail!("the game server runs on its own runtime"),
         Some(Command::Echo { listen }) => {
             tracing_subscriber::fmt()
                 .with_writer(std::io::stderr)
@@ -306,7 +321,7 @@ async fn main() -> anyhow::Result<()> {
             println!("{}", house::run(&url, games, think_ms).await?);
             Ok(())
         }
-        None => until_signalled(run(cli.run)).await,
+        None => until_signalled(run(run_args)).await,
     }
 }
 

@@ -152,6 +152,10 @@ pub struct Config {
     /// Log filter, in `tracing_subscriber::EnvFilter` syntax (e.g. `info,theboss_server=debug`).
     #[arg(long, env = "RUST_LOG", default_value = "info")]
     pub log: String,
+    /// Threads that serve calls; by default one per core but one, at least one (see
+    /// `runtime`: the database and the house bots have the core left).
+    #[arg(long, env = "THEBOSS_WORKER_THREADS")]
+    pub worker_threads: Option<std::num::NonZeroUsize>,
 }
 
 /// The server's commands besides serving.

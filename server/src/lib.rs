@@ -31,6 +31,7 @@ pub mod options;
 pub mod quota;
 pub mod replicas;
 pub mod rpc;
+pub mod runtime;
 pub mod server;
 pub mod shutdown;
 pub mod store;

@@ -1,5 +1,6 @@
-//! `theboss-server`: parses the configuration, sets up logging, and serves (see
-//! [`theboss_server::serve`]) until SIGINT or SIGTERM; `theboss-server backup --out FILE`
+//! `theboss-server`: parses the configuration, starts the runtime
+//! ([`theboss_server::runtime`]), sets up logging, and serves (see [`theboss_server::serve`])
+//! until SIGINT or SIGTERM; `theboss-server backup --out FILE`
 //! copies an SQLite store instead.
 
 use anyhow::Context;
@@ -12,9 +13,14 @@ use theboss_server::{Config, serve, shutdown};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
     let config = Config::parse();
+    theboss_server::runtime::build(config.worker_threads)
+        .context("starting the runtime")?
+        .block_on(run(config))
+}
+
+async fn run(config: Config) -> anyhow::Result<()> {
     theboss_server::logs::init(&config.log).context("--log")?;
     match &config.command {
         Some(Command::Backup { out }) => {
