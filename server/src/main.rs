@@ -1,7 +1,7 @@
 //! `theboss-server`: parses the configuration, starts the runtime
 //! ([`theboss_server::runtime`]), sets up logging, and serves (see [`theboss_server::serve`])
-//! until SIGINT or SIGTERM; `theboss-server backup --out FILE`
-//! copies an SQLite store instead.
+//! until SIGINT or SIGTERM; `theboss-server backup --out FILE` copies an SQLite store
+//! instead.
 
 use anyhow::Context;
 use clap::Parser;
