@@ -173,6 +173,11 @@ impl Stream for Watcher {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<WatchItem>> {
         let this = &mut *self;
+        // At the default level the span is disabled (see `stream`): nothing to enter, and
+        // every update's poll would otherwise swap and drop spans for nothing.
+        if this.span.is_disabled() {
+            return this.poll_items(cx);
+        }
         // The stream's work runs in its span, entered at each poll (taken out meanwhile, as
         // the watcher is borrowed whole).
         let span = std::mem::replace(&mut this.span, tracing::Span::none());

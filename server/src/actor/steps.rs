@@ -169,8 +169,9 @@ pub struct StepLog {
     /// `steps[0]` is the empty table at creation; `steps[i]` follows action `i`.
     steps: Vec<Step>,
     actions: Vec<StoredAction>,
-    /// (player, idempotency key) → action number.
-    keys: HashMap<(String, String), usize>,
+    /// Player → idempotency key → action number: by player first, so that a lookup borrows
+    /// the caller's strings instead of copying them into a key.
+    keys: HashMap<String, HashMap<String, usize>>,
     latest: Arc<Batch>,
 }
 
@@ -239,9 +240,7 @@ impl StepLog {
 
     /// The action a player committed with an idempotency key, if any.
     pub fn keyed(&self, player_id: &str, key: &str) -> Option<usize> {
-        self.keys
-            .get(&(player_id.to_string(), key.to_string()))
-            .copied()
+        self.keys.get(player_id)?.get(key).copied()
     }
 
     /// Adds a committed action, the events it caused and the table after it; `deadline` is
@@ -293,7 +292,15 @@ impl StepLog {
         self.latest = next;
         let n = usize::try_from(stored.seq).expect("fits");
         if let (Some(player), Some(key)) = (&stored.player_id, &stored.idempotency_key) {
-            self.keys.insert((player.clone(), key.clone()), n);
+            match self.keys.get_mut(player.as_str()) {
+                Some(keys) => {
+                    keys.insert(key.clone(), n);
+                }
+                None => {
+                    self.keys
+                        .insert(player.clone(), HashMap::from([(key.clone(), n)]));
+                }
+            }
         }
         self.actions.push(stored);
         // The table before this action is needed no more, unless it is a checkpoint.

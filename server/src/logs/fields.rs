@@ -50,6 +50,22 @@ fn plain(s: &str) -> bool {
         .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
 }
 
+/// The longest field written in one piece: a name and an id with room to spare.
+const JOINED: usize = 128;
+
+/// `parts` one after the other in `buffer`, if they fit.
+fn joined<'b>(parts: &[&str], buffer: &'b mut [u8; JOINED]) -> Option<&'b str> {
+    let mut len = 0;
+    for part in parts {
+        buffer
+            .get_mut(len..len + part.len())?
+            .copy_from_slice(part.as_bytes());
+        len += part.len();
+    }
+    // Whole strings one after another are one.
+    std::str::from_utf8(&buffer[..len]).ok()
+}
+
 impl FieldsVisitor<'_> {
     /// Writes the field as the default visitor does.
     fn by_default(&mut self, field: &Field, record: impl FnOnce(&mut DefaultVisitor<'_>)) {
@@ -86,9 +102,14 @@ impl Visit for FieldsVisitor<'_> {
         } else {
             " "
         };
-        self.result = [separator, name, "=\"", value, "\""]
-            .into_iter()
-            .try_for_each(|part| self.writer.write_str(part));
+        let parts = [separator, name, "=\"", value, "\""];
+        self.result = match joined(&parts, &mut [0; JOINED]) {
+            // One write, so that the span's string grows once per field, not once per part.
+            Some(field) => self.writer.write_str(field),
+            None => parts
+                .into_iter()
+                .try_for_each(|part| self.writer.write_str(part)),
+        };
     }
 
     fn record_error(&mut self, field: &Field, value: &(dyn std::error::Error + 'static)) {
@@ -207,6 +228,22 @@ mod tests {
         let text = logged(Fields, false, || in_rpc_span(forged));
         assert_eq!(text.lines().count(), 1, "{text}");
         assert!(text.contains(r#"game="x\n2026"#), "{text}");
+    }
+
+    #[test]
+    fn parts_are_joined_when_they_fit_and_left_apart_when_not() {
+        let mut buffer = [0; JOINED];
+        assert_eq!(
+            joined(&["a", "=\"", "é", "\""], &mut buffer),
+            Some("a=\"é\"")
+        );
+        assert_eq!(joined(&[], &mut buffer), Some(""));
+        let long = "x".repeat(JOINED);
+        assert_eq!(joined(&[&long], &mut buffer), Some(long.as_str()));
+        assert_eq!(joined(&[&long, "y"], &mut buffer), None);
+        // A field too long to join is written all the same, in parts.
+        let text = logged(Fields, false, || in_rpc_span(&long));
+        assert!(text.contains(&format!(r#"game="{long}""#)), "{text}");
     }
 
     #[test]

@@ -159,8 +159,31 @@ impl game_service_server::GameService for GameService {
 
 /// At most a short prefix of what the client sent, for logs: a game id is 36 characters.
 pub(super) fn short(text: &str) -> &str {
+    // Forty bytes are at most forty characters: nearly every id is that short, and is not
+    // walked character by character.
+    if text.len() <= 40 {
+        return text;
+    }
     match text.char_indices().nth(40) {
         Some((end, _)) => &text[..end],
         None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short;
+
+    #[test]
+    fn what_a_client_sent_is_logged_to_forty_characters() {
+        let id = "8c1d2f4e-0b7a-4c55-9a43-5f0e6d7c8b9a";
+        assert_eq!(short(id), id);
+        assert_eq!(short(""), "");
+        let ascii = "x".repeat(41);
+        assert_eq!(short(&ascii), &ascii[..40]);
+        // Characters, not bytes: forty two-byte characters are kept whole.
+        let wide = "é".repeat(40);
+        assert_eq!(short(&wide), wide);
+        assert_eq!(short(&format!("{wide}é")), wide);
     }
 }

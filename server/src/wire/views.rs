@@ -358,20 +358,21 @@ pub fn encoded_updates(step: Step<'_>, viewer: Viewer, views: ViewsOn) -> Encode
         .get_or_init(|| {
             // The step's events this viewer sees, by their place in the step (which also
             // numbers them: see `table::numbered`).
-            let seen: Vec<usize> = (0..step.events.len())
-                .filter(|&i| step.events[i].visible_to(viewer, false))
-                .collect();
-            if seen.is_empty() {
+            let seen = |at: &usize| step.events[*at].visible_to(viewer, false);
+            let n = (0..step.events.len()).filter(seen).count();
+            if n == 0 {
                 return Encoded::from([]);
             }
             let events = shared_events(step);
             let public = public_part(step);
             let own = own_view_encoded(step.state, viewer, step.deadline);
             let view: [&[u8]; 2] = [public, &own];
-            let n = seen.len();
-            seen.iter()
-                .enumerate()
-                .map(|(i, &at)| {
+            let mut places = (0..step.events.len()).filter(seen);
+            // Mapped from a range, the updates are collected straight into the shared slice
+            // (its length known), without a list of the places first.
+            (0..n)
+                .map(|i| {
+                    let at = places.next().expect("as many places as counted");
                     let seq = step.seq_before + 1 + at as u64;
                     let view = carries_view(views, i, n).then_some(&view[..]);
                     let bytes = theboss::encoded::encode_update(seq, &events[at], view, i + 1 == n);
