@@ -96,7 +96,7 @@ impl<S, B, R> Service<http::Request<B>> for ConnectionService<S>
 where
     S: Service<http::Request<B>, Response = http::Response<R>>,
     S::Future: Send + 'static,
-    R: HttpBody<Data = Bytes> + Send + 'static,
+    R: HttpBody<Data = Bytes> + Send + Unpin + 'static,
     R::Error: Into<BoxError>,
 {
     type Response = http::Response<Body>;
@@ -162,7 +162,7 @@ where
             let response = response.await?;
             Ok(response.map(|body| {
                 Body::new(Tracked {
-                    body: Box::pin(body),
+                    body,
                     stop,
                     stopped: false,
                     _call: call,
@@ -186,7 +186,8 @@ impl Drop for CallGuard {
 /// A response body that holds its call's guards until it is sent whole or dropped, and, for
 /// the streams that do not end by themselves, ends when the server stops.
 struct Tracked<B> {
-    body: Pin<Box<B>>,
+    /// Unpin (tonic's bodies are boxed already), so held as it is, not in a box of its own.
+    body: B,
     stop: Option<Stop>,
     stopped: bool,
     _call: Option<CallGuard>,
@@ -195,7 +196,7 @@ struct Tracked<B> {
 
 impl<B> HttpBody for Tracked<B>
 where
-    B: HttpBody<Data = Bytes>,
+    B: HttpBody<Data = Bytes> + Unpin,
 {
     type Data = Bytes;
     type Error = B::Error;
@@ -215,7 +216,7 @@ where
             let trailers = crate::error::shutdown_trailers();
             return Poll::Ready(Some(Ok(Frame::trailers(trailers))));
         }
-        self.body.as_mut().poll_frame(cx)
+        Pin::new(&mut self.body).poll_frame(cx)
     }
 
     fn is_end_stream(&self) -> bool {
