@@ -20,6 +20,20 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 /// A keyed limiter that tells what is left after each call.
 type Limiter<K> = DefaultKeyedRateLimiter<K, StateInformationMiddleware>;
 
+/// How long until a refused call would be let through, by the limiter's own clock. A clock
+/// made for the purpose (`DefaultClock::default()`) first asks the CPU, instruction by
+/// instruction, whether its time stamp counter can be trusted: a virtual machine traps each
+/// of those questions, and every call refused paid for them, the floods' calls most of all.
+fn retry_after<K>(
+    limiter: &Limiter<K>,
+    not_until: &governor::NotUntil<<DefaultClock as Clock>::Instant>,
+) -> Duration
+where
+    K: std::hash::Hash + Eq + Clone,
+{
+    not_until.wait_time_from(limiter.clock().now())
+}
+
 /// What a caller has left of a quota after a call: what a client reads to pace itself
 /// (the server sends it as `ratelimit-*` metadata, `net::budget`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -222,7 +236,7 @@ impl Quotas {
                 Throttled::new(
                     format!("player:{player_id}"),
                     CALLS_PER_PLAYER,
-                    not_until.wait_time_from(DefaultClock::default().now()),
+                    retry_after(limiter, &not_until),
                     &not_until.quota(),
                 )
             })
@@ -250,7 +264,7 @@ impl Quotas {
                 Throttled::new(
                     format!("player:{player_id}"),
                     CHALLENGES_PER_PLAYER,
-                    not_until.wait_time_from(DefaultClock::default().now()),
+                    retry_after(limiter, &not_until),
                     &not_until.quota(),
                 )
             })
@@ -348,7 +362,7 @@ fn charge(
             Throttled::new(
                 format!("peer:{peer}"),
                 name,
-                not_until.wait_time_from(DefaultClock::default().now()),
+                retry_after(limiter, &not_until),
                 &not_until.quota(),
             )
         })
