@@ -4,9 +4,10 @@
 //! the request.
 //!
 //! Its encoder starts each response with a small buffer ([`RESPONSE_BUFFER`]) instead of
-//! tonic's 8 KiB: a `WatchGame` stream keeps its buffer for its whole life, and a server
-//! holds tens of thousands of them. The buffer grows to the largest message the stream
-//! sends (a view: about a kilobyte) and is reused from then on.
+//! tonic's 8 KiB: a stream keeps its buffer for its whole life, and a server holds many
+//! (`Enqueue`, `Offers`; `WatchGame`'s are sent from bytes framed ahead, with no buffer of
+//! their own). The buffer grows to the largest message the stream sends and is reused
+//! from then on.
 
 use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder};
 use tonic::{Code, Status};

@@ -21,6 +21,11 @@
 //! - [`SubmitActionResponse`]: a message, or the updates encoded ahead and the seq.
 //! - [`GetViewResponse`]: a message, or a view in its two encoded parts.
 //!
+//! An update encoded ahead ([`EncodedUpdate`]) is kept as the whole gRPC message a
+//! `WatchGame` stream sends for it, its five-byte prefix included: a stream hands those very
+//! bytes to its connection ([`WatchGameResponse::grpc_message`]), with no copy of its own,
+//! and an answer copies the update from their end.
+//!
 //! Clients see ordinary `theboss.v1` messages: the bytes written decode as the message they
 //! stand for, and are exactly its encoding but for a view given in parts, whose fields then
 //! come in another order (the tests below hold both to that).
@@ -58,11 +63,22 @@ pub fn encode_update(
     event: &[u8],
     view: Option<&[&[u8]]>,
     action_complete: bool,
-) -> Bytes {
-    let view_len: Option<usize> = view.map(|parts| parts.iter().map(|p| p.len()).sum());
-    // Room for the fields' keys and lengths (at most 23 bytes) besides the parts.
-    let mut buf = Vec::with_capacity(24 + event.len() + view_len.unwrap_or(0));
+) -> EncodedUpdate {
     // proto3 leaves a zero seq and a false flag out.
+    let seq_len = if seq != 0 {
+        encoding::uint64::encoded_len(UPDATE_SEQ, &seq)
+    } else {
+        0
+    };
+    let len = seq_len
+        + message_field_len(UPDATE_EVENT, event)
+        + view.map_or(0, |parts| parts_field_len(UPDATE_VIEW, parts))
+        + if action_complete {
+            encoding::bool::encoded_len(UPDATE_ACTION_COMPLETE, &action_complete)
+        } else {
+            0
+        };
+    let (mut buf, update_at) = EncodedUpdate::buffer(len);
     if seq != 0 {
         encoding::uint64::encode(UPDATE_SEQ, &seq, &mut buf);
     }
@@ -73,7 +89,61 @@ pub fn encode_update(
     if action_complete {
         encoding::bool::encode(UPDATE_ACTION_COMPLETE, &action_complete, &mut buf);
     }
-    Bytes::from(buf)
+    debug_assert_eq!(buf.len(), update_at + len, "the update's length as counted");
+    EncodedUpdate {
+        message: Bytes::from(buf),
+        update_at,
+    }
+}
+
+/// The bytes before a gRPC message on the wire: a flag (0: not compressed), then the
+/// message's length in four bytes, big-endian.
+const GRPC_PREFIX: usize = 5;
+
+/// A `theboss.v1.GameUpdate` encoded once for every stream and answer that carries it
+/// ([`encode_update`]), kept as the gRPC message of the `WatchGameResponse` that carries it
+/// (the module's header says why).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedUpdate {
+    /// The prefix, the response's `update` field's key and length, then the update.
+    message: Bytes,
+    /// Where the update starts in `message`.
+    update_at: usize,
+}
+
+impl EncodedUpdate {
+    /// An update already encoded (by prost, or read back from what a server sent).
+    pub fn new(update: &[u8]) -> EncodedUpdate {
+        let (mut buf, update_at) = EncodedUpdate::buffer(update.len());
+        buf.extend_from_slice(update);
+        EncodedUpdate {
+            message: Bytes::from(buf),
+            update_at,
+        }
+    }
+
+    /// A buffer holding all but the update, an update of `len` bytes long, and where the
+    /// update is to start in it.
+    fn buffer(len: usize) -> (Vec<u8>, usize) {
+        let field_len = encoding::key_len(WATCH_UPDATE) + encoding::encoded_len_varint(len as u64);
+        let message_len = u32::try_from(field_len + len).expect("an update below 4 GiB");
+        let mut buf = Vec::with_capacity(GRPC_PREFIX + field_len + len);
+        buf.push(0);
+        buf.extend_from_slice(&message_len.to_be_bytes());
+        encoding::encode_key(WATCH_UPDATE, WireType::LengthDelimited, &mut buf);
+        encoding::encode_varint(len as u64, &mut buf);
+        (buf, GRPC_PREFIX + field_len)
+    }
+
+    /// The `GameUpdate`'s encoding.
+    pub fn update(&self) -> &[u8] {
+        &self.message[self.update_at..]
+    }
+
+    /// The encoding of `WatchGameResponse { update }`.
+    fn watch_response(&self) -> &[u8] {
+        &self.message[GRPC_PREFIX..]
+    }
 }
 
 /// Writes `bytes`, a message's encoding, as field `tag` of the message being encoded.
@@ -109,7 +179,7 @@ pub enum WatchGameResponse {
     /// A message, encoded when sent.
     Message(Box<v1::WatchGameResponse>),
     /// `message { update }`, the update encoded ahead by [`encode_update`].
-    Update(Bytes),
+    Update(EncodedUpdate),
 }
 
 impl WatchGameResponse {
@@ -117,11 +187,31 @@ impl WatchGameResponse {
     pub fn message(&self) -> Result<v1::WatchGameResponse, prost::DecodeError> {
         match self {
             WatchGameResponse::Message(message) => Ok((**message).clone()),
-            WatchGameResponse::Update(bytes) => Ok(v1::WatchGameResponse {
+            WatchGameResponse::Update(update) => Ok(v1::WatchGameResponse {
                 message: Some(v1::watch_game_response::Message::Update(
-                    v1::GameUpdate::decode(bytes.clone())?,
+                    v1::GameUpdate::decode(update.update())?,
                 )),
             }),
+        }
+    }
+
+    /// This response as a gRPC message on the wire, its prefix included: an update's bytes
+    /// as they were encoded ahead (shared, not copied), a message encoded here.
+    pub fn grpc_message(&self) -> Bytes {
+        match self {
+            WatchGameResponse::Update(update) => update.message.clone(),
+            WatchGameResponse::Message(message) => {
+                let len = message.encoded_len();
+                let mut buf = Vec::with_capacity(GRPC_PREFIX + len);
+                buf.push(0);
+                buf.extend_from_slice(
+                    &u32::try_from(len)
+                        .expect("a message below 4 GiB")
+                        .to_be_bytes(),
+                );
+                message.encode_raw(&mut buf);
+                Bytes::from(buf)
+            }
         }
     }
 }
@@ -142,7 +232,7 @@ impl Message for WatchGameResponse {
     fn encode_raw(&self, buf: &mut impl BufMut) {
         match self {
             WatchGameResponse::Message(message) => message.encode_raw(buf),
-            WatchGameResponse::Update(bytes) => put_message_field(WATCH_UPDATE, bytes, buf),
+            WatchGameResponse::Update(update) => buf.put_slice(update.watch_response()),
         }
     }
 
@@ -167,7 +257,7 @@ impl Message for WatchGameResponse {
     fn encoded_len(&self) -> usize {
         match self {
             WatchGameResponse::Message(message) => message.encoded_len(),
-            WatchGameResponse::Update(bytes) => message_field_len(WATCH_UPDATE, bytes),
+            WatchGameResponse::Update(update) => update.watch_response().len(),
         }
     }
 
@@ -182,7 +272,10 @@ pub enum SubmitActionResponse {
     /// A message, encoded when sent (an answer forwarded from another replica).
     Message(v1::SubmitActionResponse),
     /// `updates`, each encoded ahead by [`encode_update`], and `seq`.
-    Updates { updates: Vec<Bytes>, seq: u64 },
+    Updates {
+        updates: Vec<EncodedUpdate>,
+        seq: u64,
+    },
 }
 
 impl SubmitActionResponse {
@@ -193,7 +286,7 @@ impl SubmitActionResponse {
             SubmitActionResponse::Updates { updates, seq } => Ok(v1::SubmitActionResponse {
                 updates: updates
                     .iter()
-                    .map(|bytes| v1::GameUpdate::decode(bytes.clone()))
+                    .map(|update| v1::GameUpdate::decode(update.update()))
                     .collect::<Result<_, _>>()?,
                 seq: *seq,
             }),
@@ -218,8 +311,8 @@ impl Message for SubmitActionResponse {
         match self {
             SubmitActionResponse::Message(message) => message.encode_raw(buf),
             SubmitActionResponse::Updates { updates, seq } => {
-                for bytes in updates {
-                    put_message_field(SUBMIT_UPDATES, bytes, buf);
+                for update in updates {
+                    put_message_field(SUBMIT_UPDATES, update.update(), buf);
                 }
                 if *seq != 0 {
                     encoding::uint64::encode(SUBMIT_SEQ, seq, buf);
@@ -255,7 +348,7 @@ impl Message for SubmitActionResponse {
                 };
                 updates
                     .iter()
-                    .map(|bytes| message_field_len(SUBMIT_UPDATES, bytes))
+                    .map(|update| message_field_len(SUBMIT_UPDATES, update.update()))
                     .sum::<usize>()
                     + seq_len
             }
@@ -367,7 +460,7 @@ mod tests {
         let message = v1::WatchGameResponse {
             message: Some(Kind::Update(update(7))),
         };
-        let ahead = WatchGameResponse::Update(update(7).encode_to_vec().into());
+        let ahead = WatchGameResponse::Update(EncodedUpdate::new(&update(7).encode_to_vec()));
         let sent = ahead.encode_length_delimited_to_vec();
         assert_eq!(sent, message.encode_length_delimited_to_vec());
         assert_eq!(ahead.encoded_len(), message.encoded_len());
@@ -378,6 +471,44 @@ mod tests {
         assert_eq!(ahead.message().unwrap(), message);
         let decoded = WatchGameResponse::decode(&message.encode_to_vec()[..]).unwrap();
         assert_eq!(decoded, WatchGameResponse::Message(Box::new(message)));
+    }
+
+    /// A gRPC message as tonic frames one: no compression, the length, the encoding.
+    fn framed(encoding: &[u8]) -> Vec<u8> {
+        let mut frame = vec![0];
+        frame.extend_from_slice(&(encoding.len() as u32).to_be_bytes());
+        frame.extend_from_slice(encoding);
+        frame
+    }
+
+    #[test]
+    fn a_response_is_framed_as_tonic_frames_its_encoding() {
+        // An update whose length takes one byte, one whose length takes two, a message.
+        let short = v1::GameUpdate {
+            seq: 3,
+            ..Default::default()
+        };
+        for update in [short, update(8)] {
+            let encoding = update.encode_to_vec();
+            let message = v1::WatchGameResponse {
+                message: Some(Kind::Update(update)),
+            };
+            let ahead = EncodedUpdate::new(&encoding);
+            assert_eq!(ahead.update(), &encoding[..]);
+            let sent = WatchGameResponse::Update(ahead).grpc_message();
+            assert_eq!(&sent[..], &framed(&message.encode_to_vec())[..]);
+        }
+        let keep_alive = v1::WatchGameResponse {
+            message: Some(Kind::KeepAlive(v1::KeepAlive {
+                seq: 300,
+                server_time: None,
+            })),
+        };
+        let sent = WatchGameResponse::from(keep_alive.clone()).grpc_message();
+        assert_eq!(&sent[..], &framed(&keep_alive.encode_to_vec())[..]);
+        // An empty message is a prefix alone.
+        let empty = WatchGameResponse::default().grpc_message();
+        assert_eq!(&empty[..], &[0, 0, 0, 0, 0]);
     }
 
     #[test]
@@ -416,7 +547,7 @@ mod tests {
                 Some(&[&parts.0[..], &parts.1[..]]),
                 bare.action_complete,
             );
-            let decoded = v1::GameUpdate::decode(bytes).unwrap();
+            let decoded = v1::GameUpdate::decode(bytes.update()).unwrap();
             assert_eq!(decoded.view.as_ref(), Some(&whole));
             assert_eq!(
                 v1::GameUpdate {
@@ -427,15 +558,16 @@ mod tests {
             );
             // Without a view, or with it whole, exactly prost's encoding.
             let no_view = encode_update(seq, &event, None, bare.action_complete);
-            assert_eq!(no_view, bare.encode_to_vec());
+            assert_eq!(no_view.update(), &bare.encode_to_vec()[..]);
+            assert_eq!(no_view, EncodedUpdate::new(&bare.encode_to_vec()));
             let with_whole = whole.encode_to_vec();
             let whole_update = v1::GameUpdate {
                 view: Some(whole.clone()),
                 ..bare.clone()
             };
             assert_eq!(
-                encode_update(seq, &event, Some(&[&with_whole[..]]), bare.action_complete),
-                whole_update.encode_to_vec()
+                encode_update(seq, &event, Some(&[&with_whole[..]]), bare.action_complete).update(),
+                &whole_update.encode_to_vec()[..]
             );
         }
     }
@@ -526,7 +658,7 @@ mod tests {
             let ahead = SubmitActionResponse::Updates {
                 updates: updates
                     .iter()
-                    .map(|&s| update(s).encode_to_vec().into())
+                    .map(|&s| EncodedUpdate::new(&update(s).encode_to_vec()))
                     .collect(),
                 seq,
             };

@@ -147,7 +147,11 @@ impl Turn {
 /// seat 0 to 3) and `SubmitAction` at a table (`game_id` "<table>"); every other method is
 /// UNIMPLEMENTED.
 struct Floor {
-    turn: Turn,
+    /// Each seat's update of the turn, as the game server keeps one (encoded once, framed
+    /// for its streams).
+    updates: Vec<encoded::EncodedUpdate>,
+    /// The answer's updates.
+    answer: Vec<encoded::EncodedUpdate>,
     /// None: the turns commit nothing (the floor under load is the transport's).
     committer: Option<Committer>,
     tables: Mutex<HashMap<String, broadcast::Sender<()>>>,
@@ -237,7 +241,7 @@ impl GameService for Floor {
             .and_then(|(table, seat)| Some((table, seat.parse::<usize>().ok()?)))
             .filter(|(_, seat)| *seat < SEATS)
             .ok_or_else(|| Status::invalid_argument("game_id: <table>/<seat 0 to 3>"))?;
-        let update = self.turn.updates[seat].clone();
+        let update = self.updates[seat].clone();
         let updates = seat_updates(self.table(table).subscribe(), update);
         Ok(Response::new(updates))
     }
@@ -254,7 +258,7 @@ impl GameService for Floor {
         }
         let _ = self.table(&request.get_ref().game_id).send(());
         Ok(Response::new(encoded::SubmitActionResponse::Updates {
-            updates: self.turn.answer.clone(),
+            updates: self.answer.clone(),
             seq: self.seq.fetch_add(1, Ordering::Relaxed) + 1,
         }))
     }
@@ -292,7 +296,7 @@ impl GameService for Floor {
 }
 
 /// A seat's stream: `update` once per turn broadcast, until the server stops.
-fn seat_updates(turns: broadcast::Receiver<()>, update: Bytes) -> Updates {
+fn seat_updates(turns: broadcast::Receiver<()>, update: encoded::EncodedUpdate) -> Updates {
     Box::pin(tokio_stream::StreamExt::filter_map(
         tokio_stream::wrappers::BroadcastStream::new(turns),
         move |turn| {
@@ -314,8 +318,16 @@ pub async fn serve(
         Some(url) => Some(Committer::connect(url).await?),
         None => None,
     };
+    let turn = Turn::load(turn)?;
+    let encoded = |updates: &[Bytes]| {
+        updates
+            .iter()
+            .map(|u| encoded::EncodedUpdate::new(u))
+            .collect()
+    };
     let floor = Floor {
-        turn: Turn::load(turn)?,
+        updates: encoded(&turn.updates),
+        answer: encoded(&turn.answer),
         committer,
         tables: Mutex::default(),
         seq: AtomicU64::new(0),

@@ -37,14 +37,15 @@ use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
 use tonic::Status;
 
 use crate::actor::{Batch, GameHandle, Subscription};
-use crate::domain::now_micros;
+use crate::domain::{PlayerInfo, now_micros};
 use crate::limits::WatchPermit;
 use crate::shutdown::Stop;
 use crate::wire::{self, ViewsOn};
 
 pub type WatchItem = Result<WatchGameResponse, Status>;
 
-/// What a `WatchGame` response sends.
+/// What the generated server's `WatchGame` is answered with: an empty stream, as the
+/// watcher sends the response itself (`rpc::framed`).
 pub type WatchStream = BoxStream<'static, WatchItem>;
 
 /// How a stream follows its game.
@@ -64,7 +65,7 @@ pub fn stream(
     options: WatchOptions,
     permit: WatchPermit,
     stopping: signal::Receiver<bool>,
-) -> WatchStream {
+) -> Watcher {
     // A debug span: at the default level a stream holds none (a span's record and its
     // formatted fields were about a sixth of a held stream's heap); with `--log debug` every
     // event of the stream names its game and player.
@@ -77,11 +78,12 @@ pub fn stream(
     tracing::debug!(parent: &span, "watching");
     crate::metrics::watch_streams(1.0);
     let heard = Instant::now();
-    let watcher = Watcher {
+    Watcher {
         game,
         player_id,
         last_seq: 0,
         views: options.views,
+        seated: None,
         phase: Phase::Starting {
             subscription: Box::new(subscription),
             after_seq: options.after_seq,
@@ -95,8 +97,7 @@ pub fn stream(
         span,
         finished: false,
         _permit: permit,
-    };
-    watcher.boxed()
+    }
 }
 
 /// Where a stream is.
@@ -124,16 +125,20 @@ enum Rejoined {
     Failed(Status),
 }
 
-/// A stream's state, polled by its response. Each wait it needs (the next batch, the
+/// A stream's state, polled by its response's body (`rpc::framed`). Each wait it needs (the next batch, the
 /// server's stop, the keep-alive's deadline) is registered once and stays registered across
 /// items: an update costs the stream one poll of its receiver, not a set of waits made and
 /// dropped again.
-struct Watcher {
+pub struct Watcher {
     game: GameHandle,
     player_id: String,
     /// The last sequence number this watcher has accounted for.
     last_seq: u64,
     views: ViewsOn,
+    /// The seats this watcher was last placed by, and what it is at them. (Held, not just
+    /// their address: while a clone is held, a join's `Arc::make_mut` copies them, so they
+    /// never change in place, and no other seats can be made at their address.)
+    seated: Option<(Arc<Vec<Option<PlayerInfo>>>, Viewer)>,
     phase: Phase,
     /// Messages ready to be sent, in order. Errors wait apart in `ending`: a stream keeps
     /// this queue's capacity for its life, and a status is ten times a message's size.
@@ -238,14 +243,25 @@ impl Watcher {
         self.phase = Phase::Ended;
     }
 
-    fn viewer(&self, batch: &Batch) -> Viewer {
-        wire::viewer_of(&batch.state, &self.player_id)
+    /// Who this watcher is at `batch`'s table: found again only when the table's seats
+    /// changed (a join or a leave makes them anew; every other step shares them), not by
+    /// comparing the player's id with each seat's at every update.
+    fn viewer(&mut self, batch: &Batch) -> Viewer {
+        if let Some((seats, viewer)) = &self.seated
+            && Arc::ptr_eq(seats, &batch.state.seats)
+        {
+            return *viewer;
+        }
+        let viewer = wire::viewer_of(&batch.state, &self.player_id);
+        self.seated = Some((batch.state.seats.clone(), viewer));
+        viewer
     }
 
     /// Queues a batch's updates past `last_seq`. Returns whether the game is over.
     fn forward(&mut self, batch: &Batch) -> bool {
         if batch.seq_after() > self.last_seq {
-            let updates = wire::encoded_updates(batch.step(), self.viewer(batch), self.views);
+            let viewer = self.viewer(batch);
+            let updates = wire::encoded_updates(batch.step(), viewer, self.views);
             for (seq, bytes) in updates.iter() {
                 if *seq > self.last_seq {
                     self.send(WatchGameResponse::Update(bytes.clone()));
@@ -289,7 +305,8 @@ impl Watcher {
             // A snapshot: asked for, or in place of a backlog the subscription lacks (the
             // whole view leaves nothing out).
             _ => {
-                let snapshot = wire::view_after(latest.step(), self.viewer(&latest));
+                let viewer = self.viewer(&latest);
+                let snapshot = wire::view_after(latest.step(), viewer);
                 self.send_message(Message::Snapshot(snapshot));
                 self.last_seq = latest.seq_after();
                 latest.state.status.is_over()
@@ -411,7 +428,7 @@ mod tests {
         subscription: Subscription,
         spectator: bool,
         options: WatchOptions,
-    ) -> (WatchStream, signal::Sender<bool>) {
+    ) -> (Watcher, signal::Sender<bool>) {
         let counts = StreamCounts::new(&Limits::default());
         let permit = counts.open(Some(player), "g", spectator).unwrap();
         let (stop, stopping) = signal::channel(false);
@@ -432,7 +449,7 @@ mod tests {
         player: &str,
         subscription: Subscription,
         spectator: bool,
-    ) -> (WatchStream, signal::Sender<bool>) {
+    ) -> (Watcher, signal::Sender<bool>) {
         let options = WatchOptions {
             after_seq: Some(0),
             views: ViewsOn::EveryUpdate,
@@ -451,7 +468,7 @@ mod tests {
     }
 
     /// Polls the stream once, as its response would after a wake.
-    fn polled(rx: &mut WatchStream) -> Option<Message> {
+    fn polled(rx: &mut Watcher) -> Option<Message> {
         use futures::FutureExt;
         match rx.next().now_or_never() {
             Some(Some(item)) => item.expect("no error").message().unwrap().message,
@@ -509,6 +526,46 @@ mod tests {
         assert!(matches!(polled(&mut rx), Some(Message::KeepAlive(k)) if k.seq == seq));
     }
 
+    /// The seat each view in the stream's next messages is of, in order (None: a
+    /// spectator's), until nothing more is ready.
+    fn seats_seen(rx: &mut Watcher) -> Vec<Option<u32>> {
+        let mut seen = Vec::new();
+        while let Some(message) = polled(rx) {
+            match message {
+                Message::Snapshot(view) => seen.push(view.viewer_seat),
+                Message::Update(update) => seen.push(update.view.unwrap().viewer_seat),
+                other => panic!("a view, not {other:?}"),
+            }
+        }
+        seen
+    }
+
+    #[tokio::test]
+    async fn a_watcher_sees_as_what_it_is_at_the_table_as_it_joins_and_leaves() {
+        let (store, _dir) = crate::testing::sqlite_store().await;
+        let (game, players) =
+            actor::fixtures::two_player_game(store, ActorOptions::default()).await;
+        let player = players[0].id.clone();
+        let subscription = game.watch(None).await.unwrap();
+        let options = snapshot_then_live(Duration::from_secs(3600));
+        let (mut rx, _stop) = opened(&game, &player, subscription, true, options);
+        assert_eq!(seats_seen(&mut rx), [None]);
+        // Each join and leave seats it anew; the steps between keep its seat.
+        game.join(players[1].clone(), None).await.unwrap();
+        assert_eq!(seats_seen(&mut rx), [None], "another's join");
+        game.leave(players[1].id.clone()).await.unwrap();
+        game.join(players[0].clone(), None).await.unwrap();
+        assert_eq!(seats_seen(&mut rx), [None, Some(0)]);
+        game.leave(player.clone()).await.unwrap();
+        assert_eq!(seats_seen(&mut rx), [None]);
+        game.join(players[0].clone(), None).await.unwrap();
+        game.join(players[1].clone(), None).await.unwrap();
+        // The game starts: every update of its start is the seat's.
+        let seen = seats_seen(&mut rx);
+        assert!(seen.len() > 2, "{seen:?}");
+        assert!(seen.iter().all(|s| *s == Some(0)), "{seen:?}");
+    }
+
     /// A waker that counts its wakes.
     #[derive(Default)]
     struct Wakes(std::sync::atomic::AtomicUsize);
@@ -534,7 +591,7 @@ mod tests {
         let options = snapshot_then_live(Duration::from_secs(3600));
         let (mut rx, stop) = opened(&game, "p0", subscription, false, options);
         let (first, second) = (Arc::new(Wakes::default()), Arc::new(Wakes::default()));
-        let poll_with = |rx: &mut WatchStream, wakes: &Arc<Wakes>| {
+        let poll_with = |rx: &mut Watcher, wakes: &Arc<Wakes>| {
             let waker = futures::task::waker(wakes.clone());
             rx.poll_next_unpin(&mut Context::from_waker(&waker))
         };

@@ -214,10 +214,10 @@ pub async fn run(
         .add_service(health)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(
+        .add_service(rpc::framed::FramedWatch::new(
             GameServiceServer::new(game_service)
                 .max_decoding_message_size(crate::limits::fixed::MAX_REQUEST_BYTES),
-        )
+        ))
         .add_service(
             LadderServiceServer::new(ladder_service)
                 .max_decoding_message_size(crate::limits::fixed::MAX_REQUEST_BYTES),

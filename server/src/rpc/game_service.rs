@@ -111,7 +111,8 @@ impl game_service_server::GameService for GameService {
         &self,
         request: Request<v1::WatchGameRequest>,
     ) -> Result<Response<Self::WatchGameStream>, Status> {
-        reply(self.watch(request).await).await
+        let watcher = reply(self.watch(request).await).await?;
+        Ok(super::framed::respond(watcher.into_inner()))
     }
 
     #[tracing::instrument(name = "rpc", skip_all, fields(method = "SubmitAction", game = short(&request.get_ref().game_id), player = tracing::field::Empty))]

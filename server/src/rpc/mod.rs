@@ -14,6 +14,8 @@
 //!   [`standings`] (leaderboards and players), [`challenges`] (challenges and the `Offers`
 //!   stream) and [`tournaments`].
 //! - [`routes`]: each call to the service its path names, without a general HTTP router.
+//! - [`framed`]: `WatchGame` responses sent from updates framed ahead, around the generated
+//!   server.
 
 mod accounts;
 mod challenges;
@@ -21,6 +23,7 @@ mod checks;
 mod enqueue;
 mod export;
 mod forward;
+pub mod framed;
 pub mod game_service;
 pub mod ladder_service;
 mod listing;

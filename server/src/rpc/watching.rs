@@ -10,14 +10,14 @@ use super::checks::checked_id;
 use super::{GameService, viewer};
 use crate::error::ApiError;
 use crate::game_error::GameError;
-use crate::game_stream::{self, WatchOptions, WatchStream};
+use crate::game_stream::{self, WatchOptions, Watcher};
 use crate::games::sets::may_look_on;
 
 impl GameService {
     pub(super) async fn watch(
         &self,
         request: Request<v1::WatchGameRequest>,
-    ) -> Result<WatchStream, ApiError> {
+    ) -> Result<Watcher, ApiError> {
         let caller = viewer(&self.auth, &request).await?;
         let request = request.into_inner();
         let views = super::checks::views_on(request.update_views)?;

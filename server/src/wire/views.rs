@@ -4,7 +4,9 @@
 
 use prost::Message;
 use theboss::convert::{self, event_to_wire, view_to_wire};
-use theboss::encoded::{PublicFields, SeatFields, encode_own_view, encode_public_view};
+use theboss::encoded::{
+    EncodedUpdate, PublicFields, SeatFields, encode_own_view, encode_public_view,
+};
 use theboss::v1;
 use theboss_engine::{Seat, Viewer};
 
@@ -46,7 +48,7 @@ const VIEWERS: usize = 5;
 const ENCODED_SLOTS: usize = 2 * VIEWERS;
 
 /// One viewer's updates of a step, each with its seq, each a `GameUpdate`'s encoding.
-pub type Encoded = std::sync::Arc<[(u64, bytes::Bytes)]>;
+pub type Encoded = std::sync::Arc<[(u64, EncodedUpdate)]>;
 
 /// A step's encoded updates, each slot filled once by whoever needs it first, and the parts
 /// they are made of: the encoding of what every viewer sees of the table after it, which
@@ -634,7 +636,7 @@ mod tests {
                     let decoded: Vec<v1::GameUpdate> = encoded
                         .iter()
                         .map(|(seq, bytes)| {
-                            let update = v1::GameUpdate::decode(bytes.clone()).unwrap();
+                            let update = v1::GameUpdate::decode(bytes.update()).unwrap();
                             assert_eq!(update.seq, *seq);
                             update
                         })
