@@ -106,8 +106,8 @@ pub struct WatchBody {
     /// None once the trailers are sent.
     watcher: Option<Watcher>,
     /// The status to end with, once what was sent before it is: the watcher ended while
-    /// the messages before its end were gathered.
-    ending: Option<Status>,
+    /// the messages before its end were gathered. (Boxed: a held stream keeps the room.)
+    ending: Option<Box<Status>>,
 }
 
 /// Bytes of messages ready at once that a frame gathers (tonic's threshold for the same).
@@ -162,11 +162,11 @@ impl Body for WatchBody {
                     .get_or_insert_with(|| BytesMut::from(&first[..]))
                     .extend_from_slice(&message.grpc_message()),
                 Poll::Ready(Some(Err(status))) => {
-                    this.ending = Some(status);
+                    this.ending = Some(Box::new(status));
                     break;
                 }
                 Poll::Ready(None) => {
-                    this.ending = Some(Status::ok(""));
+                    this.ending = Some(Box::new(Status::ok("")));
                     break;
                 }
                 Poll::Pending => break,
