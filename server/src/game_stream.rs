@@ -125,10 +125,10 @@ enum Rejoined {
     Failed(Status),
 }
 
-/// A stream's state, polled by its response's body (`rpc::framed`). Each wait it needs (the next batch, the
-/// server's stop, the keep-alive's deadline) is registered once and stays registered across
-/// items: an update costs the stream one poll of its receiver, not a set of waits made and
-/// dropped again.
+/// A stream's state, polled by its response's body (`rpc::framed`). Each wait it needs (the
+/// next batch, the server's stop, the keep-alive's deadline) is registered once and stays
+/// registered across items: an update costs the stream one poll of its receiver, not a set
+/// of waits made and dropped again.
 pub struct Watcher {
     game: GameHandle,
     player_id: String,
