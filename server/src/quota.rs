@@ -20,20 +20,6 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 /// A keyed limiter that tells what is left after each call.
 type Limiter<K> = DefaultKeyedRateLimiter<K, StateInformationMiddleware>;
 
-/// How long until a refused call would be let through, by the limiter's own clock. A clock
-/// made for the purpose (`DefaultClock::default()`) first asks the CPU, instruction by
-/// instruction, whether its time stamp counter can be trusted: a virtual machine traps each
-/// of those questions, and every call refused paid for them, the floods' calls most of all.
-fn retry_after<K>(
-    limiter: &Limiter<K>,
-    not_until: &governor::NotUntil<<DefaultClock as Clock>::Instant>,
-) -> Duration
-where
-    K: std::hash::Hash + Eq + Clone,
-{
-    not_until.wait_time_from(limiter.clock().now())
-}
-
 /// What a caller has left of a quota after a call: what a client reads to pace itself
 /// (the server sends it as `ratelimit-*` metadata, `net::budget`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,6 +66,24 @@ pub struct Throttled {
 }
 
 impl Throttled {
+    /// A call `limiter` refused (`not_until`), retried after the wait its own clock tells.
+    /// (A clock made for the purpose, `DefaultClock::default()`, first asks the CPU,
+    /// instruction by instruction, whether its time stamp counter can be trusted: a virtual
+    /// machine traps each of those questions, and every refused call paid for them, the
+    /// floods' calls most of all.)
+    fn refused<K>(
+        limiter: &Limiter<K>,
+        not_until: &governor::NotUntil<<DefaultClock as Clock>::Instant>,
+        subject: String,
+        name: &'static str,
+    ) -> Throttled
+    where
+        K: std::hash::Hash + Eq + Clone,
+    {
+        let retry_after = not_until.wait_time_from(limiter.clock().now());
+        Throttled::new(subject, name, retry_after, &not_until.quota())
+    }
+
     fn new(subject: String, name: &'static str, retry_after: Duration, quota: &Quota) -> Throttled {
         Throttled {
             subject,
@@ -233,11 +237,11 @@ impl Quotas {
             .check_key(&player_id.to_string())
             .map(|snapshot| Some(Budget::of(&snapshot, CALLS_PER_PLAYER)))
             .map_err(|not_until| {
-                Throttled::new(
+                Throttled::refused(
+                    limiter,
+                    &not_until,
                     format!("player:{player_id}"),
                     CALLS_PER_PLAYER,
-                    retry_after(limiter, &not_until),
-                    &not_until.quota(),
                 )
             })
     }
@@ -261,11 +265,11 @@ impl Quotas {
             .check_key(&player_id.to_string())
             .map(|_| ())
             .map_err(|not_until| {
-                Throttled::new(
+                Throttled::refused(
+                    limiter,
+                    &not_until,
                     format!("player:{player_id}"),
                     CHALLENGES_PER_PLAYER,
-                    retry_after(limiter, &not_until),
-                    &not_until.quota(),
                 )
             })
     }
@@ -358,14 +362,7 @@ fn charge(
     limiter
         .check_key(&peer)
         .map(|snapshot| Some(Budget::of(&snapshot, name)))
-        .map_err(|not_until| {
-            Throttled::new(
-                format!("peer:{peer}"),
-                name,
-                retry_after(limiter, &not_until),
-                &not_until.quota(),
-            )
-        })
+        .map_err(|not_until| Throttled::refused(limiter, &not_until, format!("peer:{peer}"), name))
 }
 
 #[cfg(test)]
