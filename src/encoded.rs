@@ -100,6 +100,15 @@ pub fn encode_update(
 /// message's length in four bytes, big-endian.
 const GRPC_PREFIX: usize = 5;
 
+/// A buffer for a gRPC message of `len` bytes, holding its prefix ([`GRPC_PREFIX`]).
+fn grpc_buffer(len: usize) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(GRPC_PREFIX + len);
+    buf.push(0);
+    let len = u32::try_from(len).expect("a message below 4 GiB");
+    buf.extend_from_slice(&len.to_be_bytes());
+    buf
+}
+
 /// A `theboss.v1.GameUpdate` encoded once for every stream and answer that carries it
 /// ([`encode_update`]), kept as the gRPC message of the `WatchGameResponse` that carries it
 /// (the module's header says why).
@@ -126,10 +135,7 @@ impl EncodedUpdate {
     /// update is to start in it.
     fn buffer(len: usize) -> (Vec<u8>, usize) {
         let field_len = encoding::key_len(WATCH_UPDATE) + encoding::encoded_len_varint(len as u64);
-        let message_len = u32::try_from(field_len + len).expect("an update below 4 GiB");
-        let mut buf = Vec::with_capacity(GRPC_PREFIX + field_len + len);
-        buf.push(0);
-        buf.extend_from_slice(&message_len.to_be_bytes());
+        let mut buf = grpc_buffer(field_len + len);
         encoding::encode_key(WATCH_UPDATE, WireType::LengthDelimited, &mut buf);
         encoding::encode_varint(len as u64, &mut buf);
         (buf, GRPC_PREFIX + field_len)
@@ -201,14 +207,7 @@ impl WatchGameResponse {
         match self {
             WatchGameResponse::Update(update) => update.message.clone(),
             WatchGameResponse::Message(message) => {
-                let len = message.encoded_len();
-                let mut buf = Vec::with_capacity(GRPC_PREFIX + len);
-                buf.push(0);
-                buf.extend_from_slice(
-                    &u32::try_from(len)
-                        .expect("a message below 4 GiB")
-                        .to_be_bytes(),
-                );
+                let mut buf = grpc_buffer(message.encoded_len());
                 message.encode_raw(&mut buf);
                 Bytes::from(buf)
             }
